@@ -1,0 +1,34 @@
+// The SIMD adder-tree step over whole 64x64 tiles: one generation of a batch
+// of tiles, each read with its eight neighbours. No vector types here; the
+// kernel is written once (tile_step-inl.h) over a small vector-ops policy
+// and instantiated for Highway (runtime dispatch) and xsimd.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "engine/core/rule.h"
+#include "engine/core/tile.h"
+
+namespace gol::cpu {
+
+// A tile and its neighbours: at[dy + 1][dx + 1] is the tile at offset
+// (dx, dy); at[1][1] is the tile itself. Never null: absent neighbours point
+// at an all-zero tile.
+struct TileNeighbourhood {
+  const Tile* at[3][3];
+};
+
+enum class SimdLibrary { kHighway, kXsimd };
+
+// Writes the next generation of in[i] into out[i] for i < count. `out` must
+// not alias any input tile. Any rule without B0 on the plane, any rule on a
+// torus (the caller supplies wrapped neighbours). Thread-safe; no allocation.
+void step_tiles(const TileNeighbourhood* in, Tile* out, size_t count, const Rule& rule,
+                SimdLibrary library);
+
+// The instruction set the Highway kernel dispatches to on this machine
+// ("AVX3", "AVX2", "SSE4", "SCALAR", ...), or xsimd's architecture name.
+std::string simd_target_name(SimdLibrary library);
+
+}  // namespace gol::cpu

@@ -1,0 +1,90 @@
+// The registry of compiled-in backends and the "auto"/"cpu" choice.
+#include "engine/backend_registry.h"
+
+#include <algorithm>
+
+#include "cpu/reference/reference_backends.h"
+#include "engine/core/error.h"
+
+namespace gol {
+namespace {
+
+bool always() { return true; }
+
+BackendRegistry make_builtin_registry() {
+  BackendRegistry registry;
+  // Reference paths: the oracles, lowest priority.
+  registry.add({"serial", "reference: one byte a cell, the rules as written", 0, true, 0, always,
+                {}, [](const BackendOptions&) { return cpu::make_serial_backend(); }});
+  registry.add({"nibble", "reference: 16 cells per u64 with nibble adds", 1, true, 0, always, {},
+                [](const BackendOptions&) { return cpu::make_nibble_backend(); }});
+  registry.add({"bit", "reference: 64 cells per u64, full/half-adder tree", 2, true, 0, always,
+                {}, [](const BackendOptions&) { return cpu::make_bit_backend(); }});
+  return registry;
+}
+
+std::string known_names(const BackendRegistry& registry) {
+  std::string names = "auto, cpu";
+  for (const BackendInfo& info : registry.all()) names += ", " + info.name;
+  return names;
+}
+
+}  // namespace
+
+double WorkloadHint::density() const {
+  double area = 0;
+  if (topology.is_torus()) {
+    area = static_cast<double>(topology.width) * static_cast<double>(topology.height);
+  } else if (bbox) {
+    area = static_cast<double>(bbox->width()) * static_cast<double>(bbox->height());
+  }
+  return area > 0 ? static_cast<double>(population) / area : 0.0;
+}
+
+const BackendRegistry& BackendRegistry::builtin() {
+  static const BackendRegistry registry = make_builtin_registry();
+  return registry;
+}
+
+void BackendRegistry::add(BackendInfo info) {
+  backends_.push_back(std::move(info));
+  std::stable_sort(backends_.begin(), backends_.end(),
+                   [](const BackendInfo& a, const BackendInfo& b) { return a.priority > b.priority; });
+}
+
+const BackendInfo* BackendRegistry::find(const std::string& name) const {
+  for (const BackendInfo& info : backends_) {
+    if (info.name == name) return &info;
+  }
+  return nullptr;
+}
+
+const BackendInfo& BackendRegistry::resolve(const std::string& name,
+                                            const WorkloadHint& hint) const {
+  if (name == "auto" || name == "cpu") {
+    for (const BackendInfo& info : backends_) {  // sorted by priority
+      if (name == "cpu" && !info.is_cpu) continue;
+      if (!info.is_cpu && hint.density() < info.min_auto_density) continue;
+      if (info.available()) return info;
+    }
+    throw RuntimeError("no backend can run on this machine");
+  }
+  const BackendInfo* info = find(name);
+  if (info == nullptr) {
+    throw UsageError("unknown backend '" + name + "' (known: " + known_names(*this) + ")");
+  }
+  if (!info->available()) {
+    const std::string why = info->unavailable_reason ? info->unavailable_reason() : "";
+    throw RuntimeError("backend '" + name + "' cannot run on this machine" +
+                       (why.empty() ? "" : ": " + why));
+  }
+  return *info;
+}
+
+std::unique_ptr<Backend> BackendRegistry::create(const std::string& name,
+                                                 const BackendOptions& options,
+                                                 const WorkloadHint& hint) const {
+  return resolve(name, hint).create(options);
+}
+
+}  // namespace gol

@@ -1,0 +1,47 @@
+// The interface every stepping algorithm implements (serial, nibble, bit,
+// simd, gpu, ...). Backends are created by name through the registry in
+// engine/backend_registry.h; callers ask stats() for what a backend can
+// report instead of assuming it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "engine/core/cell_set.h"
+#include "engine/core/rule.h"
+
+namespace gol {
+
+struct BackendOptions {
+  int threads = 0;  // 0: as many as the machine has
+};
+
+// Cumulative since the last load().
+struct BackendStats {
+  uint64_t cells_computed = 0;  // cell updates actually evaluated
+  uint64_t tiles_active = 0;    // tiles stepped in the last generation (0 if not tiled)
+  uint64_t tiles_total = 0;     // tiles held in the last generation (0 if not tiled)
+  std::string simd_target;      // e.g. "AVX3" for SIMD paths; empty otherwise
+  double device_seconds = 0;    // GPU kernel time (CUDA events); 0 on the CPU
+  double transfer_seconds = 0;  // host<->device copies; 0 on the CPU
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual std::string name() const = 0;
+  // Replaces the world. On a torus, cells are taken modulo its size.
+  // Throws InputError when the rule or topology is not supported here
+  // (check_rule_fits has already been applied by the caller).
+  virtual void load(const CellSet& cells, const Rule& rule, const Topology& topology) = 0;
+  // Advances the world by `generations` (0 is allowed). Throws RuntimeError
+  // only on device failure.
+  virtual void step(uint64_t generations) = 0;
+  virtual uint64_t population() const = 0;
+  // The live cells; on a torus within [0, width) x [0, height).
+  virtual CellSet cells() const = 0;
+  virtual BackendStats stats() const = 0;
+};
+
+}  // namespace gol

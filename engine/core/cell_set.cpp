@@ -1,0 +1,169 @@
+// CellSet: live cells kept as bit-packed tiles in row-major tile order.
+#include "engine/core/cell_set.h"
+
+#include <algorithm>
+#include <bit>
+
+namespace gol {
+
+bool CellSet::get(int64_t x, int64_t y) const {
+  const Tile* t = find_tile({tile_of(x), tile_of(y)});
+  return t != nullptr && t->get(offset_in_tile(x), offset_in_tile(y));
+}
+
+void CellSet::set(int64_t x, int64_t y, bool alive) {
+  const TileCoord coord{tile_of(x), tile_of(y)};
+  if (!alive) {
+    auto it = tiles_.find(coord);
+    if (it != tiles_.end()) it->second.set(offset_in_tile(x), offset_in_tile(y), false);
+    return;
+  }
+  tiles_[coord].set(offset_in_tile(x), offset_in_tile(y), true);
+}
+
+const Tile* CellSet::find_tile(TileCoord coord) const {
+  auto it = tiles_.find(coord);
+  return it == tiles_.end() ? nullptr : &it->second;
+}
+
+void CellSet::put_tile(TileCoord coord, const Tile& tile) {
+  if (tile.empty()) {
+    tiles_.erase(coord);
+  } else {
+    tiles_[coord] = tile;
+  }
+}
+
+void CellSet::prune_empty() {
+  std::erase_if(tiles_, [](const auto& entry) { return entry.second.empty(); });
+}
+
+bool CellSet::empty() const {
+  return std::all_of(tiles_.begin(), tiles_.end(),
+                     [](const auto& entry) { return entry.second.empty(); });
+}
+
+uint64_t CellSet::population() const {
+  uint64_t count = 0;
+  for (const auto& [coord, tile] : tiles_) count += tile.population();
+  return count;
+}
+
+std::optional<BBox> CellSet::bbox() const {
+  std::optional<BBox> box;
+  for (const auto& [coord, tile] : tiles_) {
+    uint64_t columns = 0;
+    int first_row = -1;
+    int last_row = -1;
+    for (int r = 0; r < kTileSize; ++r) {
+      if (tile.rows[r] == 0) continue;
+      columns |= tile.rows[r];
+      if (first_row < 0) first_row = r;
+      last_row = r;
+    }
+    if (columns == 0) continue;
+    const int64_t x0 = coord.tx * kTileSize;
+    const int64_t y0 = coord.ty * kTileSize;
+    const BBox tile_box{x0 + std::countr_zero(columns), y0 + first_row,
+                        x0 + 63 - std::countl_zero(columns), y0 + last_row};
+    if (!box) {
+      box = tile_box;
+    } else {
+      box->xmin = std::min(box->xmin, tile_box.xmin);
+      box->ymin = std::min(box->ymin, tile_box.ymin);
+      box->xmax = std::max(box->xmax, tile_box.xmax);
+      box->ymax = std::max(box->ymax, tile_box.ymax);
+    }
+  }
+  return box;
+}
+
+std::vector<Cell> CellSet::cells() const {
+  std::vector<Cell> out;
+  for (const auto& [coord, tile] : tiles_) {
+    for (int r = 0; r < kTileSize; ++r) {
+      for (uint64_t bits = tile.rows[r]; bits != 0; bits &= bits - 1) {
+        out.push_back({coord.tx * kTileSize + std::countr_zero(bits), coord.ty * kTileSize + r});
+      }
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+namespace {
+
+// Copies the live cells of `tile` (at tile origin x0, y0) into `out`, each
+// cell mapped through `place`. Works row by row with word shifts so large
+// sets move at memory speed rather than cell by cell.
+template <typename Place>
+void copy_tile_shifted(const Tile& tile, int64_t x0, int64_t y0, CellSet& out, Place place) {
+  for (int r = 0; r < kTileSize; ++r) {
+    const uint64_t row = tile.rows[r];
+    if (row == 0) continue;
+    auto [x, y] = place(x0, y0 + r);
+    const int shift = offset_in_tile(x);
+    const TileCoord left{tile_of(x), tile_of(y)};
+    out.tile(left).rows[offset_in_tile(y)] |= row << shift;
+    if (shift != 0) {
+      out.tile({left.tx + 1, left.ty}).rows[offset_in_tile(y)] |= row >> (64 - shift);
+    }
+  }
+}
+
+}  // namespace
+
+CellSet CellSet::translated(int64_t dx, int64_t dy) const {
+  CellSet out;
+  for (const auto& [coord, tile] : tiles_) {
+    copy_tile_shifted(tile, coord.tx * kTileSize, coord.ty * kTileSize, out,
+                      [&](int64_t x, int64_t y) { return Cell{x + dx, y + dy}; });
+  }
+  out.prune_empty();
+  return out;
+}
+
+CellSet CellSet::wrapped(int64_t width, int64_t height) const {
+  CellSet out;
+  const bool aligned = width % kTileSize == 0;
+  for (const auto& [coord, tile] : tiles_) {
+    if (aligned) {
+      // Whole rows stay within one tile column when the width is a multiple of 64.
+      for (int r = 0; r < kTileSize; ++r) {
+        if (tile.rows[r] == 0) continue;
+        const int64_t x = wrap(coord.tx * kTileSize, width);
+        const int64_t y = wrap(coord.ty * kTileSize + r, height);
+        out.tile({tile_of(x), tile_of(y)}).rows[offset_in_tile(y)] |= tile.rows[r];
+      }
+      continue;
+    }
+    for (int r = 0; r < kTileSize; ++r) {
+      for (uint64_t bits = tile.rows[r]; bits != 0; bits &= bits - 1) {
+        out.set(wrap(coord.tx * kTileSize + std::countr_zero(bits), width),
+                wrap(coord.ty * kTileSize + r, height));
+      }
+    }
+  }
+  out.prune_empty();
+  return out;
+}
+
+bool operator==(const CellSet& a, const CellSet& b) {
+  auto ia = a.tiles_.begin();
+  auto ib = b.tiles_.begin();
+  const auto skip_empty = [](auto& it, auto end) {
+    while (it != end && it->second.empty()) ++it;
+  };
+  while (true) {
+    skip_empty(ia, a.tiles_.end());
+    skip_empty(ib, b.tiles_.end());
+    if (ia == a.tiles_.end() || ib == b.tiles_.end()) {
+      return ia == a.tiles_.end() && ib == b.tiles_.end();
+    }
+    if (ia->first != ib->first || ia->second != ib->second) return false;
+    ++ia;
+    ++ib;
+  }
+}
+
+}  // namespace gol

@@ -1,0 +1,50 @@
+// A sparse set of live cells stored as 64x64 tiles (see tile.h): the form in
+// which patterns, backends and tests exchange cells. Memory grows with the
+// number of occupied tiles, never with coordinates.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "engine/core/tile.h"
+
+namespace gol {
+
+class CellSet {
+ public:
+  using TileMap = std::map<TileCoord, Tile>;
+
+  bool get(int64_t x, int64_t y) const;
+  void set(int64_t x, int64_t y, bool alive = true);
+  void set(Cell c, bool alive = true) { set(c.x, c.y, alive); }
+
+  // The tile at `coord`, created empty if absent.
+  Tile& tile(TileCoord coord) { return tiles_[coord]; }
+  const Tile* find_tile(TileCoord coord) const;
+  // Stores `tile` at `coord`; an empty tile removes the entry.
+  void put_tile(TileCoord coord, const Tile& tile);
+  const TileMap& tiles() const { return tiles_; }
+
+  // Drops tiles with no live cells (so equal sets compare equal).
+  void prune_empty();
+  bool empty() const;
+  uint64_t population() const;
+  std::optional<BBox> bbox() const;
+  // Live cells in row-major order; for tests and small patterns.
+  std::vector<Cell> cells() const;
+
+  // The same cells moved by (dx, dy).
+  CellSet translated(int64_t dx, int64_t dy) const;
+  // Each cell wrapped into [0, width) x [0, height).
+  CellSet wrapped(int64_t width, int64_t height) const;
+
+  // Equal when the same cells are alive, whatever empty tiles are stored.
+  friend bool operator==(const CellSet& a, const CellSet& b);
+
+ private:
+  TileMap tiles_;
+};
+
+}  // namespace gol

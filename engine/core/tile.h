@@ -1,0 +1,91 @@
+// The 64x64 bit-packed tile and the coordinate conventions every path shares.
+//
+// Coordinates are int64_t: x grows to the right, y grows downward (row 0 is
+// the top, as in RLE). The tile at tile coordinates (tx, ty) covers cells
+// x in [64*tx, 64*tx + 63] and y in [64*ty, 64*ty + 63].
+//
+// Bit order: bit i of rows[r] is the cell (64*tx + i, 64*ty + r). Bit 0 is
+// the least significant bit, so the west-most cell of a row is bit 0 and the
+// east-most is bit 63. A tile is exactly 512 bytes with no padding.
+#pragma once
+
+#include <array>
+#include <bit>
+#include <compare>
+#include <cstddef>
+#include <cstdint>
+
+namespace gol {
+
+inline constexpr int kTileBits = 6;
+inline constexpr int kTileSize = 1 << kTileBits;  // 64 cells a side
+
+struct Tile {
+  std::array<uint64_t, kTileSize> rows{};
+
+  bool get(int x, int y) const { return (rows[y] >> x) & 1u; }
+  void set(int x, int y, bool alive) {
+    const uint64_t bit = uint64_t{1} << x;
+    rows[y] = alive ? (rows[y] | bit) : (rows[y] & ~bit);
+  }
+  bool empty() const {
+    uint64_t any = 0;
+    for (uint64_t row : rows) any |= row;
+    return any == 0;
+  }
+  uint64_t population() const {
+    uint64_t count = 0;
+    for (uint64_t row : rows) count += static_cast<uint64_t>(std::popcount(row));
+    return count;
+  }
+  friend bool operator==(const Tile&, const Tile&) = default;
+};
+static_assert(sizeof(Tile) == 512, "a tile is 64 rows of 64 bits, no padding");
+
+struct TileCoord {
+  int64_t tx = 0;
+  int64_t ty = 0;
+  // Row-major order (by ty, then tx) so ordered containers list tiles as a
+  // reader scans the plane.
+  friend auto operator<=>(const TileCoord& a, const TileCoord& b) {
+    if (auto c = a.ty <=> b.ty; c != 0) return c;
+    return a.tx <=> b.tx;
+  }
+  friend bool operator==(const TileCoord&, const TileCoord&) = default;
+};
+
+struct Cell {
+  int64_t x = 0;
+  int64_t y = 0;
+  friend bool operator==(const Cell&, const Cell&) = default;
+  friend auto operator<=>(const Cell& a, const Cell& b) {
+    if (auto c = a.y <=> b.y; c != 0) return c;
+    return a.x <=> b.x;
+  }
+};
+
+// Floor division and modulo by a power-of-two tile size, correct for
+// negative coordinates (plain / and % truncate toward zero).
+constexpr int64_t tile_of(int64_t coordinate) { return coordinate >> kTileBits; }
+constexpr int offset_in_tile(int64_t coordinate) {
+  return static_cast<int>(coordinate & (kTileSize - 1));
+}
+constexpr TileCoord tile_coord_of(Cell c) { return {tile_of(c.x), tile_of(c.y)}; }
+
+// Floor modulo for any positive modulus (torus wrapping).
+constexpr int64_t wrap(int64_t value, int64_t modulus) {
+  const int64_t r = value % modulus;
+  return r < 0 ? r + modulus : r;
+}
+
+struct BBox {
+  int64_t xmin = 0;
+  int64_t ymin = 0;
+  int64_t xmax = 0;  // inclusive
+  int64_t ymax = 0;  // inclusive
+  int64_t width() const { return xmax - xmin + 1; }
+  int64_t height() const { return ymax - ymin + 1; }
+  friend bool operator==(const BBox&, const BBox&) = default;
+};
+
+}  // namespace gol

@@ -1,0 +1,35 @@
+// World: applies rule/topology overrides, picks the backend, tracks generations.
+#include "engine/world.h"
+
+namespace gol {
+
+World::World(const Pattern& pattern, const WorldOptions& options)
+    : rule_(options.rule.value_or(pattern.rule.value_or(Rule::conway()))),
+      topology_(options.topology.value_or(pattern.topology.value_or(Topology::plane()))),
+      generation_(pattern.generation) {
+  check_rule_fits(rule_, topology_);
+  const CellSet cells =
+      topology_.is_torus() ? pattern.cells.wrapped(topology_.width, topology_.height)
+                           : pattern.cells;
+  const WorkloadHint hint{topology_, cells.population(), cells.bbox()};
+  const BackendInfo& info = BackendRegistry::builtin().resolve(options.backend, hint);
+  backend_name_ = info.name;
+  backend_ = info.create(options.backend_options);
+  backend_->load(cells, rule_, topology_);
+}
+
+void World::advance(uint64_t generations) {
+  backend_->step(generations);
+  generation_ += generations;
+}
+
+Pattern World::snapshot() const {
+  Pattern pattern;
+  pattern.cells = backend_->cells();
+  pattern.rule = rule_;
+  pattern.topology = topology_;
+  pattern.generation = generation_;
+  return pattern;
+}
+
+}  // namespace gol

@@ -1,0 +1,50 @@
+// A World is a pattern being run: its rule, topology, generation count and
+// the backend that steps it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "engine/backend_registry.h"
+#include "engine/core/pattern.h"
+
+namespace gol {
+
+struct WorldOptions {
+  std::string backend = "auto";
+  BackendOptions backend_options;
+  std::optional<Rule> rule;          // overrides the pattern's rule
+  std::optional<Topology> topology;  // overrides the pattern's topology
+};
+
+class World {
+ public:
+  // Throws InputError for a rule that cannot run on the topology (B0 on the
+  // plane), UsageError for an unknown backend, RuntimeError when the backend
+  // cannot run here.
+  World(const Pattern& pattern, const WorldOptions& options);
+
+  void advance(uint64_t generations);
+
+  uint64_t generation() const { return generation_; }
+  uint64_t population() const { return backend_->population(); }
+  CellSet cells() const { return backend_->cells(); }
+  // Cells, rule, topology and generation, ready to write out.
+  Pattern snapshot() const;
+
+  const Rule& rule() const { return rule_; }
+  const Topology& topology() const { return topology_; }
+  const std::string& backend_name() const { return backend_name_; }
+  BackendStats stats() const { return backend_->stats(); }
+
+ private:
+  Rule rule_;
+  Topology topology_;
+  uint64_t generation_ = 0;
+  std::string backend_name_;
+  std::unique_ptr<Backend> backend_;
+};
+
+}  // namespace gol
