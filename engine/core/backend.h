@@ -23,6 +23,7 @@ struct BackendStats {
   uint64_t tiles_active = 0;    // tiles stepped in the last generation (0 if not tiled)
   uint64_t tiles_total = 0;     // tiles held in the last generation (0 if not tiled)
   std::string simd_target;      // e.g. "AVX3" for SIMD paths; empty otherwise
+  int threads = 1;              // worker threads the backend steps with
   double device_seconds = 0;    // GPU kernel time (CUDA events); 0 on the CPU
   double transfer_seconds = 0;  // host<->device copies; 0 on the CPU
 };

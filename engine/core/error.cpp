@@ -9,16 +9,15 @@ namespace {
 
 std::string format_location(std::string_view source, int64_t line, int64_t column,
                             std::string_view what) {
-  std::string message;
+  std::string message(source);
   if (!source.empty()) {
-    message += source;
     if (line > 0) {
-      message += ':' + std::to_string(line);
-      if (column > 0) message += ':' + std::to_string(column);
+      message.append(":").append(std::to_string(line));
+      if (column > 0) message.append(":").append(std::to_string(column));
     }
-    message += ": ";
+    message.append(": ");
   }
-  message += what;
+  message.append(what);
   return message;
 }
 

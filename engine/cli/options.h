@@ -1,0 +1,43 @@
+// Command-line parsing for `gol run` and `gol info`. Parsing never runs
+// anything; every mistake is a UsageError (exit 2) naming the argument.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/core/rule.h"
+
+namespace gol::cli {
+
+// The pattern run when `gol run` names none: a large random soup on the
+// plane, the workload the engine is built for.
+inline constexpr const char* kDefaultPattern = "soup:2048x2048:0.5:2026";
+inline constexpr uint64_t kDefaultGenerations = 1000;
+
+struct RunOptions {
+  std::string pattern = kDefaultPattern;
+  uint64_t generations = kDefaultGenerations;
+  std::string backend = "auto";
+  std::optional<std::string> rule;   // parsed later, so a bad rule exits 3
+  std::optional<std::string> torus;  // likewise
+  int threads = 0;
+  std::optional<std::string> out;
+  bool json = false;
+  bool quiet = false;
+};
+
+struct InfoOptions {
+  std::string pattern;
+  bool json = false;
+};
+
+RunOptions parse_run_options(const std::vector<std::string>& args);
+InfoOptions parse_info_options(const std::vector<std::string>& args);
+
+// Parses a non-negative decimal integer no larger than `max`; UsageError
+// naming `flag` otherwise.
+uint64_t parse_count(const std::string& flag, const std::string& text, uint64_t max);
+
+}  // namespace gol::cli

@@ -1,0 +1,107 @@
+// Formatting of the `gol run` summary, as text and as one JSON object.
+#include "engine/cli/run_summary.h"
+
+#include <cstdio>
+
+#include "engine/json_writer.h"
+
+namespace gol::cli {
+namespace {
+
+double per_second(double amount, double seconds) { return seconds > 0 ? amount / seconds : 0.0; }
+
+std::string with_si_prefix(double value) {
+  static const char* const kPrefixes[] = {"", "k", "M", "G", "T", "P"};
+  int prefix = 0;
+  while (value >= 1000.0 && prefix < 5) {
+    value /= 1000.0;
+    ++prefix;
+  }
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.3g %s", value, kPrefixes[prefix]);
+  return buffer;
+}
+
+std::string bbox_text(const std::optional<BBox>& box) {
+  if (!box) return "empty";
+  return "x " + std::to_string(box->xmin) + ".." + std::to_string(box->xmax) + ", y " +
+         std::to_string(box->ymin) + ".." + std::to_string(box->ymax) + " (" +
+         std::to_string(box->width()) + " x " + std::to_string(box->height()) + ")";
+}
+
+}  // namespace
+
+double RunSummary::cups_effective() const {
+  return per_second(area * static_cast<double>(generations_run), seconds);
+}
+
+double RunSummary::cups_computed() const {
+  return per_second(static_cast<double>(stats.cells_computed), seconds);
+}
+
+std::string summary_text(const RunSummary& s) {
+  std::string backend = s.backend;
+  if (!s.stats.simd_target.empty()) backend += ", " + s.stats.simd_target;
+  backend += ", " + std::to_string(s.stats.threads) + (s.stats.threads == 1 ? " thread" : " threads");
+  char seconds[64];
+  std::snprintf(seconds, sizeof seconds, "%.3f s", s.seconds);
+  std::string out;
+  out += "pattern      " + s.pattern + "\n";
+  out += "rule         " + s.rule + " on the " + s.topology + "\n";
+  out += "backend      " + backend + "\n";
+  out += "generation   " + std::to_string(s.generation) + " (" + std::to_string(s.generations_run) +
+         " run)\n";
+  out += "population   " + std::to_string(s.population) + "\n";
+  out += "bbox         " + bbox_text(s.bbox) + "\n";
+  out += "time         " + std::string(seconds) + "\n";
+  out += "CUpS         " + with_si_prefix(s.cups_effective()) + "effective, " +
+         with_si_prefix(s.cups_computed()) + "computed\n";
+  if (s.stats.tiles_total > 0) {
+    out += "tiles        " + std::to_string(s.stats.tiles_active) + " active of " +
+           std::to_string(s.stats.tiles_total) + "\n";
+  }
+  if (s.stats.device_seconds > 0 || s.stats.transfer_seconds > 0) {
+    char device[96];
+    std::snprintf(device, sizeof device, "%.3f s kernels, %.3f s transfers",
+                  s.stats.device_seconds, s.stats.transfer_seconds);
+    out += "device       " + std::string(device) + "\n";
+  }
+  return out;
+}
+
+std::string summary_json(const RunSummary& s) {
+  JsonWriter json;
+  json.begin_object();
+  json.key("pattern").value(s.pattern);
+  json.key("generation").value(s.generation);
+  json.key("population").value(s.population);
+  json.key("bbox");
+  if (s.bbox) {
+    json.begin_array()
+        .value(s.bbox->xmin)
+        .value(s.bbox->ymin)
+        .value(s.bbox->xmax)
+        .value(s.bbox->ymax)
+        .end_array();
+  } else {
+    json.null();
+  }
+  json.key("rule").value(s.rule);
+  json.key("topology").value(s.topology);
+  json.key("backend").value(s.backend);
+  json.key("threads").value(s.stats.threads);
+  json.key("seconds").value(s.seconds);
+  json.key("cups_effective").value(s.cups_effective());
+  json.key("cups_computed").value(s.cups_computed());
+  json.key("generations_run").value(s.generations_run);
+  json.key("cells_computed").value(s.stats.cells_computed);
+  json.key("tiles_active").value(s.stats.tiles_active);
+  json.key("tiles_total").value(s.stats.tiles_total);
+  json.key("simd_target").value(s.stats.simd_target);
+  json.key("device_seconds").value(s.stats.device_seconds);
+  json.key("transfer_seconds").value(s.stats.transfer_seconds);
+  json.end_object();
+  return json.str();
+}
+
+}  // namespace gol::cli

@@ -1,0 +1,36 @@
+// What `gol run` reports when it finishes: the figures shared by the
+// human-readable summary and the --json object.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "engine/core/backend.h"
+#include "engine/core/tile.h"
+
+namespace gol::cli {
+
+struct RunSummary {
+  std::string pattern;
+  uint64_t generation = 0;
+  uint64_t generations_run = 0;
+  uint64_t population = 0;
+  std::optional<BBox> bbox;
+  std::string rule;
+  std::string topology;
+  std::string backend;
+  double seconds = 0;
+  // Cells of the world's extent: the torus, or on the plane the larger of
+  // the bounding boxes before and after the run.
+  double area = 0;
+  BackendStats stats;
+
+  double cups_effective() const;
+  double cups_computed() const;
+};
+
+std::string summary_text(const RunSummary& summary);
+std::string summary_json(const RunSummary& summary);
+
+}  // namespace gol::cli

@@ -1,0 +1,83 @@
+// CellSet and the tile bit order: the conventions every path relies on.
+#include "engine/core/cell_set.h"
+
+#include <gtest/gtest.h>
+
+#include "engine/core/error.h"
+
+namespace gol {
+namespace {
+
+TEST(TileBitOrder, BitIOfRowRIsCellXIRowR) {
+  CellSet cells;
+  cells.set(64 * 3 + 5, 64 * -2 + 7);
+  const Tile* tile = cells.find_tile({3, -2});
+  ASSERT_NE(tile, nullptr);
+  EXPECT_EQ(tile->rows[7], uint64_t{1} << 5);
+  EXPECT_EQ(tile->population(), 1u);
+}
+
+TEST(TileCoordinates, FloorDivisionForNegativeCells) {
+  EXPECT_EQ(tile_of(-1), -1);
+  EXPECT_EQ(offset_in_tile(-1), 63);
+  EXPECT_EQ(tile_of(-64), -1);
+  EXPECT_EQ(tile_of(-65), -2);
+  EXPECT_EQ(wrap(-1, 64), 63);
+  EXPECT_EQ(wrap(130, 64), 2);
+}
+
+TEST(CellSet, SetGetAndBoundingBox) {
+  CellSet cells;
+  EXPECT_FALSE(cells.bbox().has_value());
+  cells.set(-70, 5);
+  cells.set(100, -3);
+  cells.set(0, 0);
+  EXPECT_TRUE(cells.get(-70, 5));
+  EXPECT_FALSE(cells.get(-69, 5));
+  EXPECT_EQ(cells.population(), 3u);
+  EXPECT_EQ(cells.bbox(), (BBox{-70, -3, 100, 5}));
+  cells.set(0, 0, false);
+  EXPECT_EQ(cells.population(), 2u);
+  EXPECT_EQ(cells.cells(), (std::vector<Cell>{{100, -3}, {-70, 5}}));
+}
+
+TEST(CellSet, EqualityIgnoresEmptyTiles) {
+  CellSet a;
+  CellSet b;
+  a.set(1, 1);
+  b.set(1, 1);
+  b.set(500, 500);
+  b.set(500, 500, false);
+  EXPECT_EQ(a, b);
+  b.set(2, 1);
+  EXPECT_FALSE(a == b);
+}
+
+TEST(CellSet, TranslateAcrossTileBoundaries) {
+  CellSet cells;
+  cells.set(63, 63);
+  cells.set(0, 0);
+  cells.set(-1, 10);
+  const CellSet moved = cells.translated(-100, 37);
+  EXPECT_EQ(moved.cells(), (std::vector<Cell>{{-100, 37}, {-101, 47}, {-37, 100}}));
+  EXPECT_EQ(moved.translated(100, -37), cells);
+}
+
+TEST(CellSet, WrapOntoTorus) {
+  CellSet cells;
+  cells.set(-1, -1);
+  cells.set(64, 130);
+  cells.set(5, 5);
+  const CellSet torus = cells.wrapped(128, 64);
+  EXPECT_EQ(torus.cells(), (std::vector<Cell>{{64, 2}, {5, 5}, {127, 63}}));
+}
+
+TEST(InputErrorFormat, NamesSourceLineAndColumn) {
+  const InputError error("glider.rle", 3, 14, "unexpected character 'q'");
+  EXPECT_STREQ(error.what(), "glider.rle:3:14: unexpected character 'q'");
+  EXPECT_EQ(error.code(), ExitCode::kInput);
+  EXPECT_STREQ(InputError("x.rle", 0, 0, "empty file").what(), "x.rle: empty file");
+}
+
+}  // namespace
+}  // namespace gol
