@@ -43,6 +43,8 @@ struct RowNeighbours {
   uint64_t east;
 };
 
+bool all_dead(const RowNeighbours& row) { return (row.west | row.centre | row.east) == 0; }
+
 CountPlanes count_neighbours(const RowNeighbours& north, const RowNeighbours& middle,
                              const RowNeighbours& south) {
   const SumCarry north_sum = full_add(north.west, north.centre, north.east);  // 0..3
@@ -101,10 +103,18 @@ class BitGrid final : public CellGrid {
       for (int64_t w = 0; w < words_per_row_; ++w) {
         const int64_t before = neighbour_index(w, -1, words_per_row_, edges);
         const int64_t after = neighbour_index(w, 1, words_per_row_, edges);
-        const CountPlanes count = count_neighbours(row_neighbours(north, before, w, after),
-                                                   row_neighbours(y, before, w, after),
-                                                   row_neighbours(south, before, w, after));
-        next_[index(w, y)] = next_state(cells_[index(w, y)], count, rule);
+        const RowNeighbours north_row = row_neighbours(north, before, w, after);
+        const RowNeighbours middle_row = row_neighbours(y, before, w, after);
+        const RowNeighbours south_row = row_neighbours(south, before, w, after);
+        if (!rule.births_on_zero() && all_dead(north_row) && all_dead(middle_row) &&
+            all_dead(south_row)) {
+          // Without B0 nothing is born in a dead neighbourhood. Skipping those
+          // words keeps the mostly empty plane grids of long runs cheap.
+          next_[index(w, y)] = 0;
+          continue;
+        }
+        const CountPlanes count = count_neighbours(north_row, middle_row, south_row);
+        next_[index(w, y)] = next_state(middle_row.centre, count, rule);
       }
     }
     std::swap(cells_, next_);
