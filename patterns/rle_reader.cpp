@@ -14,6 +14,12 @@ namespace {
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
+// Cursor positions may sit one past INT64_MAX after a run that ends on the
+// last representable cell, so they are kept in 128 bits.
+__extension__ using Wide = __int128;
+constexpr Wide kMinCoordinate = INT64_MIN;
+constexpr Wide kMaxCoordinate = INT64_MAX;
+
 class RleReader {
  public:
   RleReader(std::string_view text, std::string_view source)
@@ -146,9 +152,12 @@ class RleReader {
         if (size < 0) fail(line, value_start, "negative pattern size in RLE header");
         (key == "x" ? have_x : have_y) = true;
       } else if (key == "rule") {
+        // The value runs to the next blank, as Golly reads it: ":Tw,h" has a comma.
         const size_t value_start = pos;
-        while (pos < text.size() && text[pos] != ',' && !is_blank(text[pos])) ++pos;
-        set_rule(line, value_start, text.substr(value_start, pos - value_start));
+        while (pos < text.size() && !is_blank(text[pos])) ++pos;
+        size_t value_end = pos;
+        if (value_end > value_start && text[value_end - 1] == ',') pos = --value_end;
+        set_rule(line, value_start, text.substr(value_start, value_end - value_start));
       } else {
         while (pos < text.size() && text[pos] != ',') ++pos;  // other keys are ignored
       }
@@ -179,14 +188,14 @@ class RleReader {
       switch (c) {
         case 'b':
         case '.':
-          advance(x_, count, line, i, "x coordinate");
+          advance(x_, x_origin_, count, line, i, "x coordinate");
           break;
         case 'o':
         case 'A':
           add_live_run(line, i, count);
           break;
         case '$':
-          advance(y_, count, line, i, "y coordinate");
+          advance(y_, y_origin_, count, line, i, "y coordinate");
           x_ = 0;
           break;
         case '!':
@@ -227,23 +236,25 @@ class RleReader {
     return count_;
   }
 
-  void advance(int64_t& coordinate, int64_t count, const TextLine& line, size_t i,
+  void advance(Wide& coordinate, Wide origin, int64_t count, const TextLine& line, size_t i,
                std::string_view what) {
-    if (__builtin_add_overflow(coordinate, count, &coordinate)) {
+    coordinate += count;
+    if (origin + coordinate > kMaxCoordinate + 1) {
       fail(line, i, std::string(what) + " overflows a 64-bit integer");
     }
   }
 
   void add_live_run(const TextLine& line, size_t i, int64_t count) {
     if (count == 0) return;
-    int64_t x = 0;
-    int64_t y = 0;
-    int64_t last = 0;
-    if (__builtin_add_overflow(x_origin_, x_, &x) || __builtin_add_overflow(y_origin_, y_, &y) ||
-        __builtin_add_overflow(x, count - 1, &last) || __builtin_add_overflow(x_, count, &x_)) {
+    const Wide x = Wide{x_origin_} + x_;
+    const Wide y = Wide{y_origin_} + y_;
+    if (y > kMaxCoordinate || x + count - 1 > kMaxCoordinate || x < kMinCoordinate) {
       fail(line, i, "cell coordinates overflow a 64-bit integer");
     }
-    if (!sink_.add_run(x, y, count)) fail(line, i, too_many_tiles_message());
+    if (!sink_.add_run(static_cast<int64_t>(x), static_cast<int64_t>(y), count)) {
+      fail(line, i, too_many_tiles_message());
+    }
+    x_ += count;
   }
 
   static constexpr size_t kNoCount = static_cast<size_t>(-1);
@@ -255,8 +266,8 @@ class RleReader {
   bool in_body_ = false;
   int64_t x_origin_ = 0;
   int64_t y_origin_ = 0;
-  int64_t x_ = 0;
-  int64_t y_ = 0;
+  Wide x_ = 0;  // cursor relative to the #CXRLE position
+  Wide y_ = 0;
   int64_t count_ = 0;
   size_t count_start_ = kNoCount;
   TextLine count_line_;

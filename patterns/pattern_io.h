@@ -1,0 +1,41 @@
+// Loading and saving patterns: files in RLE, plaintext (.cells), Life 1.05
+// and Life 1.06 (each optionally gzip-compressed), built-in patterns and
+// random soups, all behind one spec string.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "engine/core/pattern.h"
+
+namespace gol::patterns {
+
+// Largest decompressed size accepted from a gzip file, and largest file read.
+inline constexpr size_t kMaxPatternBytes = size_t{1} << 30;
+
+// `spec` is a file path, "builtin:NAME" or "soup:WxH[:DENSITY[:SEED]]".
+// Throws InputError (exit code 3) for anything it cannot load.
+Pattern load_pattern(std::string_view spec);
+
+// Reads a pattern file; gzip is detected by its magic bytes, the format by
+// content. A missing or unreadable file is an InputError naming the path.
+Pattern read_pattern_file(const std::string& path);
+
+// Parses pattern text whose format is detected by content; `source` names
+// it in error messages.
+Pattern parse_pattern(std::string_view text, std::string_view source);
+
+// Writes by extension: .rle, .cells, or either followed by .gz (compressed).
+// The data goes to a temporary file in the same directory, then is renamed
+// over `path`. Unknown extension: UsageError; I/O failure: RuntimeError.
+void write_pattern_file(const std::string& path, const Pattern& p);
+
+// RLE with "#CXRLE Pos=" (absolute coordinates) and the rule; on a torus the
+// cells are moved into Golly's window [-W/2, W/2) x [-H/2, H/2).
+std::string to_rle(const Pattern& p);
+// Plaintext with a "!Name:" line. Positions are relative to the bounding
+// box (the format has no origin). Throws UsageError when the bounding box is
+// too large to write as text.
+std::string to_cells(const Pattern& p);
+
+}  // namespace gol::patterns

@@ -1,0 +1,136 @@
+// Every reader on the sample files in tests/data, plain and gzip-compressed,
+// with the format chosen by content.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "engine/core/error.h"
+#include "patterns/pattern_io.h"
+
+namespace gol::patterns {
+namespace {
+
+std::string data_path(const std::string& name) {
+  return std::string(GOL_TEST_DATA_DIR) + "/" + name;
+}
+
+// The glider of the sample files, top-left at (-10, -20).
+CellSet glider_at_minus_10_minus_20() {
+  CellSet cells;
+  for (Cell c : {Cell{-9, -20}, Cell{-8, -19}, Cell{-10, -18}, Cell{-9, -18}, Cell{-8, -18}}) {
+    cells.set(c);
+  }
+  return cells;
+}
+
+class ReadSample : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ReadSample, RleWithPositionAndGeneration) {
+  const Pattern p = read_pattern_file(data_path("patterns-glider.rle" + GetParam()));
+  EXPECT_EQ(p.format, "rle");
+  EXPECT_EQ(p.name, "Glider");
+  EXPECT_EQ(p.generation, 8u);
+  ASSERT_TRUE(p.rule.has_value());
+  EXPECT_TRUE(p.rule->is_conway());
+  EXPECT_FALSE(p.topology.has_value());
+  EXPECT_EQ(p.cells, glider_at_minus_10_minus_20());
+  ASSERT_EQ(p.comments.size(), 2u);
+  EXPECT_EQ(p.comments[0], "Author: Richard K. Guy");
+  EXPECT_EQ(p.comments[1], "The smallest, most common spaceship.");
+}
+
+TEST_P(ReadSample, Plaintext) {
+  const Pattern p = read_pattern_file(data_path("patterns-glider.cells" + GetParam()));
+  EXPECT_EQ(p.format, "cells");
+  EXPECT_EQ(p.name, "Glider");
+  EXPECT_EQ(p.cells, glider_at_minus_10_minus_20().translated(10, 20));
+  ASSERT_EQ(p.comments.size(), 1u);
+}
+
+TEST_P(ReadSample, Life105WithBareP) {
+  const Pattern p = read_pattern_file(data_path("patterns-life105.lif" + GetParam()));
+  EXPECT_EQ(p.format, "life1.05");
+  ASSERT_TRUE(p.rule.has_value());
+  EXPECT_TRUE(p.rule->is_conway());
+  CellSet expected = glider_at_minus_10_minus_20();
+  for (int64_t x = -10; x <= -8; ++x) expected.set(x, -17);  // the block after the bare #P
+  EXPECT_EQ(p.cells, expected);
+  EXPECT_EQ(p.comments.size(), 2u);
+}
+
+TEST_P(ReadSample, Life106) {
+  const Pattern p = read_pattern_file(data_path("patterns-life106.lif" + GetParam()));
+  EXPECT_EQ(p.format, "life1.06");
+  EXPECT_EQ(p.cells, glider_at_minus_10_minus_20());
+  EXPECT_EQ(p.name, "patterns-life106.lif" + GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(PlainAndGzip, ReadSample, ::testing::Values("", ".gz"),
+                         [](const auto& info) { return info.param.empty() ? "plain" : "gzip"; });
+
+TEST(Readers, GzipIsDetectedByContentNotName) {
+  const Pattern p = read_pattern_file(data_path("patterns-glider-gz-without-suffix.rle"));
+  EXPECT_EQ(p.cells, glider_at_minus_10_minus_20());
+}
+
+// Golly's window for a 64x64 torus is [-32, 32); ours is [0, 64).
+TEST(Readers, GollyTorusIsWrappedIntoOurWindow) {
+  const Pattern p = read_pattern_file(data_path("patterns-torus.rle"));
+  ASSERT_TRUE(p.topology.has_value());
+  EXPECT_EQ(*p.topology, Topology::torus(64, 64));
+  const std::vector<Cell> expected = {{31, 32}, {33, 32}, {34, 33}, {32, 34}, {33, 34}, {34, 34}};
+  EXPECT_EQ(p.cells.cells(), expected);
+}
+
+TEST(Readers, FormatChosenByContent) {
+  EXPECT_EQ(parse_pattern("x = 1, y = 1\no!", "t").format, "rle");
+  EXPECT_EQ(parse_pattern("\n\nbo$obo!", "t").format, "rle");
+  EXPECT_EQ(parse_pattern("3o!", "t").format, "rle");
+  EXPECT_EQ(parse_pattern(".O\r\nOO\r\n", "t").format, "cells");
+  EXPECT_EQ(parse_pattern("0 0\n1 1\n", "t").format, "life1.06");
+  EXPECT_EQ(parse_pattern("#Life 1.05\n*\n", "t").format, "life1.05");
+  EXPECT_EQ(parse_pattern("#Life 1.06\n5 5\n", "t").format, "life1.06");
+}
+
+TEST(Readers, RleDetails) {
+  // Runs split across lines, counts continued over a line break, blank
+  // lines and the legacy rule form.
+  const Pattern p = parse_pattern("x = 5, y = 3, rule = 23/3\n2o\n3bo$\n\n$1\n2o!", "t");
+  const std::vector<Cell> expected = {{0, 0}, {1, 0}, {5, 0}, {0, 2},  {1, 2},
+                                      {2, 2}, {3, 2}, {4, 2}, {5, 2},  {6, 2},
+                                      {7, 2}, {8, 2}, {9, 2}, {10, 2}, {11, 2}};
+  EXPECT_EQ(p.cells.cells(), expected);
+  EXPECT_TRUE(p.rule->is_conway());
+  EXPECT_EQ(parse_pattern("x = 0, y = 0, rule = B36/S23\n!", "t").rule->to_string(), "B36/S23");
+  EXPECT_TRUE(parse_pattern("x = 0, y = 0\n!", "t").cells.empty());
+  EXPECT_EQ(parse_pattern("#r 34/34\nx = 1, y = 1\no!", "t").rule->to_string(), "B34/S34");
+}
+
+TEST(Readers, HugeHeaderSizesDoNotAllocate) {
+  const Pattern p =
+      parse_pattern("x = 9223372036854775807, y = 9223372036854775807\no!", "huge.rle");
+  EXPECT_EQ(p.cells.population(), 1u);
+}
+
+TEST(Readers, FarCoordinatesStaySparse) {
+  const Pattern p = parse_pattern(
+      "#CXRLE Pos=-9223372036854775808,-9223372036854775808\nx = 0, y = 0\n"
+      "o9223372036854775807b9223372036854775807bo$9223372036854775807$9223372036854775807$o!",
+      "far.rle");
+  const std::vector<Cell> expected = {
+      {INT64_MIN, INT64_MIN}, {INT64_MAX, INT64_MIN}, {INT64_MIN, INT64_MAX}};
+  EXPECT_EQ(p.cells.cells(), expected);
+  EXPECT_EQ(p.cells.tiles().size(), 3u);
+}
+
+TEST(Readers, LoadPatternSpecs) {
+  EXPECT_EQ(load_pattern("builtin:glider").cells.population(), 5u);
+  const Pattern soup = load_pattern("soup:64x64:0.5:3");
+  EXPECT_EQ(soup.format, "soup");
+  EXPECT_EQ(soup.name, "soup:64x64:0.5:3");
+  EXPECT_GT(soup.cells.population(), 1000u);
+  EXPECT_EQ(load_pattern(data_path("patterns-glider.rle")).cells, glider_at_minus_10_minus_20());
+}
+
+}  // namespace
+}  // namespace gol::patterns
