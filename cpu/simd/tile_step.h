@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "engine/core/rule.h"
 #include "engine/core/tile.h"
@@ -30,5 +31,13 @@ void step_tiles(const TileNeighbourhood* in, Tile* out, size_t count, const Rule
 // The instruction set the Highway kernel dispatches to on this machine
 // ("AVX3", "AVX2", "SSE4", "SCALAR", ...), or xsimd's architecture name.
 std::string simd_target_name(SimdLibrary library);
+
+// The Highway targets compiled into this binary that this CPU can run, best
+// first ("AVX3_DL", "AVX3", "AVX2", "SSE4", ..., "EMU128"); for tests that
+// check every target, not only the one dispatch picks.
+std::vector<std::string> simd_targets_supported();
+// step_tiles with the Highway kernel of simd_targets_supported()[target_index].
+void step_tiles_on_target(const TileNeighbourhood* in, Tile* out, size_t count, const Rule& rule,
+                          size_t target_index);
 
 }  // namespace gol::cpu

@@ -1,0 +1,64 @@
+// ParallelTileStepper: oneTBB workers in a private arena, each stepping a
+// contiguous chunk of the batch with one kernel dispatch per chunk.
+#include "cpu/simd/parallel_step.h"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+namespace gol::cpu {
+
+namespace {
+
+// Tiles per chunk: enough to amortise scheduling (a tile takes tens of
+// nanoseconds) while leaving every worker several chunks to balance.
+constexpr size_t kTilesPerChunk = 32;
+
+}  // namespace
+
+struct ParallelTileStepper::Impl {
+  Impl(int threads, SimdLibrary simd_library)
+      : arena(threads > 0 ? threads : tbb::task_arena::automatic), library(simd_library) {
+    arena.initialize();
+  }
+  tbb::task_arena arena;
+  SimdLibrary library;
+};
+
+ParallelTileStepper::ParallelTileStepper(int threads, SimdLibrary library)
+    : impl_(std::make_unique<Impl>(threads, library)) {}
+
+ParallelTileStepper::~ParallelTileStepper() = default;
+
+void ParallelTileStepper::step(const TileNeighbourhood* in, Tile* out, size_t count,
+                               const Rule& rule) {
+  if (count <= kTilesPerChunk) {
+    step_tiles(in, out, count, rule, impl_->library);
+    return;
+  }
+  const SimdLibrary library = impl_->library;
+  impl_->arena.execute([&] {
+    tbb::parallel_for(
+        tbb::blocked_range<size_t>(0, count, kTilesPerChunk),
+        [&](const tbb::blocked_range<size_t>& chunk) {
+          step_tiles(in + chunk.begin(), out + chunk.begin(), chunk.size(), rule, library);
+        },
+        tbb::simple_partitioner());
+  });
+}
+
+void ParallelTileStepper::parallel_for(size_t count,
+                                       const std::function<void(size_t, size_t)>& body) {
+  if (count == 0) return;
+  impl_->arena.execute([&] {
+    tbb::parallel_for(
+        tbb::blocked_range<size_t>(0, count, kTilesPerChunk),
+        [&](const tbb::blocked_range<size_t>& chunk) { body(chunk.begin(), chunk.end()); });
+  });
+}
+
+int ParallelTileStepper::threads() const { return impl_->arena.max_concurrency(); }
+
+SimdLibrary ParallelTileStepper::library() const { return impl_->library; }
+
+}  // namespace gol::cpu

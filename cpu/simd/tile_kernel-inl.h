@@ -1,0 +1,197 @@
+// The adder-tree tile step, written once over a vector-ops policy and
+// compiled per instruction set (Highway targets, the xsimd back end).
+//
+// Include it with GOL_SIMD_NAMESPACE defined as the namespace to put the
+// kernel in; for Highway that is HWY_NAMESPACE, between
+// HWY_BEFORE_NAMESPACE() and HWY_AFTER_NAMESPACE(), so each target gets its
+// own copy compiled with that target's instructions.
+//
+// Layout: a vector holds kLanes consecutive rows of a tile, one row per
+// 64-bit lane, so a tile is 64 / kLanes row blocks. Horizontal neighbours
+// are in-lane shifts with the west/east tile's facing column shifted in.
+// Vertical neighbours come from the neighbouring row blocks: the policy's
+// RowsAbove/RowsBelow join two blocks into the block shifted by one row, and
+// the north/south tiles supply the block before the first and after the last.
+//
+// A policy `Ops` provides: type V; kLanes; Load/Store (unaligned uint64_t*);
+// Zero, Not, And, Or, Xor, AndNot(a, b) = ~a & b; ShiftLeft<k>, ShiftRight<k> within
+// lanes; Xor3, Majority; XorAndNot(a, b, c) = (a ^ b) & ~c;
+// AndOr(a, b, c) = a & (b | c); RowsAbove(prev, cur) = the rows one above
+// cur's (prev's last row, then cur's rows but its last); RowsBelow(cur,
+// next) = the rows one below cur's.
+
+// Per-target include guard, as Highway's -inl.h headers do: re-included once
+// per target when HWY_TARGET_TOGGLE flips, once in total otherwise.
+#if defined(GOL_CPU_SIMD_TILE_KERNEL_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef GOL_CPU_SIMD_TILE_KERNEL_INL_H_
+#undef GOL_CPU_SIMD_TILE_KERNEL_INL_H_
+#else
+#define GOL_CPU_SIMD_TILE_KERNEL_INL_H_
+#endif
+
+#include <cstddef>
+#include <cstdint>
+
+#include "cpu/simd/tile_step.h"
+#include "engine/core/rule.h"
+#include "engine/core/tile.h"
+
+namespace gol::cpu::GOL_SIMD_NAMESPACE {
+
+// Neighbour counts of one row block, split as the adder tree leaves them:
+// the three rows above and below each contribute a 2-bit sum (0..3) and the
+// row itself, without the cell, a 2-bit sum of its west and east cells.
+template <class V>
+struct BlockCounts {
+  V north_ones, north_twos;  // bit 0 and bit 1 of the 3-cell sum above
+  V pair_ones, pair_twos;    // west + east in the cell's own row
+  V south_ones, south_twos;  // the 3-cell sum below
+  V alive;
+};
+
+// Horizontal sums of one row block: the 3-cell sum (west, self, east) used
+// by the rows above and below, and the 2-cell sum (west, east) used by the
+// row itself.
+template <class V>
+struct RowSums {
+  V three_ones, three_twos;
+  V pair_ones, pair_twos;
+  V alive;
+};
+
+template <class Ops>
+[[gnu::always_inline]] inline RowSums<typename Ops::V> SumRows(const uint64_t* west,
+                                                               const uint64_t* centre,
+                                                               const uint64_t* east) {
+  using V = typename Ops::V;
+  const V row = Ops::Load(centre);
+  // Bit i's west neighbour is bit i - 1; bit 0's is bit 63 of the west tile.
+  const V west_cells =
+      Ops::Or(Ops::template ShiftLeft<1>(row), Ops::template ShiftRight<63>(Ops::Load(west)));
+  const V east_cells =
+      Ops::Or(Ops::template ShiftRight<1>(row), Ops::template ShiftLeft<63>(Ops::Load(east)));
+  RowSums<V> sums;
+  sums.pair_ones = Ops::Xor(west_cells, east_cells);
+  sums.pair_twos = Ops::And(west_cells, east_cells);
+  sums.three_ones = Ops::Xor3(west_cells, row, east_cells);
+  sums.three_twos = Ops::Majority(west_cells, row, east_cells);
+  sums.alive = row;
+  return sums;
+}
+
+// B3/S23: with the count written as ones + 2 * (carry + twos) + 4 * fours,
+// a cell lives iff carry + twos == 1, fours == 0 and (ones or alive).
+struct ConwayLogic {
+  template <class Ops, class V>
+  [[gnu::always_inline]] inline V Next(const BlockCounts<V>& c) const {
+    const V ones = Ops::Xor3(c.north_ones, c.pair_ones, c.south_ones);
+    const V carry = Ops::Majority(c.north_ones, c.pair_ones, c.south_ones);
+    const V twos = Ops::Xor3(c.north_twos, c.pair_twos, c.south_twos);
+    const V fours = Ops::Majority(c.north_twos, c.pair_twos, c.south_twos);
+    const V two_or_three = Ops::XorAndNot(twos, carry, fours);
+    return Ops::AndOr(two_or_three, ones, c.alive);
+  }
+};
+
+// Any rule: the count as four bit planes, then the birth and survival sets
+// as unions of the counts they contain.
+class GenericLogic {
+ public:
+  explicit GenericLogic(const Rule& rule) : birth_(rule.birth), survival_(rule.survival) {}
+
+  template <class Ops, class V>
+  [[gnu::always_inline]] inline V Next(const BlockCounts<V>& c) const {
+    const V bit0 = Ops::Xor3(c.north_ones, c.pair_ones, c.south_ones);
+    const V carry = Ops::Majority(c.north_ones, c.pair_ones, c.south_ones);
+    const V twos = Ops::Xor3(c.north_twos, c.pair_twos, c.south_twos);
+    const V fours = Ops::Majority(c.north_twos, c.pair_twos, c.south_twos);
+    const V bit1 = Ops::Xor(twos, carry);
+    const V carry4 = Ops::And(twos, carry);
+    const V bit2 = Ops::Xor(fours, carry4);
+    const V bit3 = Ops::And(fours, carry4);  // count 8: the lower bits are 0
+    // Counts 0..3 and 4..7 by their low two bits; count 8 is bit3 alone.
+    const V low[4] = {Ops::Not(Ops::Or(bit0, bit1)), Ops::AndNot(bit1, bit0),
+                      Ops::AndNot(bit0, bit1), Ops::And(bit0, bit1)};
+    const V below4 = Ops::Not(Ops::Or(bit2, bit3));
+    const V born = Matching<Ops>(birth_, low, below4, bit2, bit3);
+    const V survives = Matching<Ops>(survival_, low, below4, bit2, bit3);
+    return Ops::Or(Ops::AndNot(c.alive, born), Ops::And(c.alive, survives));
+  }
+
+ private:
+  // Cells whose count is in `counts` (bit n set: count n).
+  template <class Ops, class V>
+  static V Matching(uint16_t counts, const V (&low)[4], V below4, V four_to_7, V eight) {
+    V under4 = Ops::Zero();
+    V from4 = under4;
+    for (int n = 0; n < 4; ++n) {
+      if ((counts >> n) & 1u) under4 = Ops::Or(under4, low[n]);
+      if ((counts >> (n + 4)) & 1u) from4 = Ops::Or(from4, low[n]);
+    }
+    V match = Ops::Or(Ops::And(under4, below4), Ops::And(from4, four_to_7));
+    if ((counts >> 8) & 1u) match = Ops::Or(match, eight);
+    return match;
+  }
+
+  uint16_t birth_;
+  uint16_t survival_;
+};
+
+template <class Ops, class Logic>
+[[gnu::always_inline]] inline void StepTile(const TileNeighbourhood& tiles, Tile& out,
+                                            const Logic& logic) {
+  using V = typename Ops::V;
+  constexpr size_t kLanes = Ops::kLanes;
+  constexpr size_t kBlocks = kTileSize / kLanes;
+  static_assert(kTileSize % kLanes == 0, "row blocks must tile the 64 rows");
+  const uint64_t* north[3] = {tiles.at[0][0]->rows.data(), tiles.at[0][1]->rows.data(),
+                              tiles.at[0][2]->rows.data()};
+  const uint64_t* middle[3] = {tiles.at[1][0]->rows.data(), tiles.at[1][1]->rows.data(),
+                               tiles.at[1][2]->rows.data()};
+  const uint64_t* south[3] = {tiles.at[2][0]->rows.data(), tiles.at[2][1]->rows.data(),
+                              tiles.at[2][2]->rows.data()};
+  constexpr size_t kLastBlock = kTileSize - kLanes;
+  // Only the last row of this block (the north tile's row 63) is used.
+  RowSums<V> previous =
+      SumRows<Ops>(north[0] + kLastBlock, north[1] + kLastBlock, north[2] + kLastBlock);
+  RowSums<V> current = SumRows<Ops>(middle[0], middle[1], middle[2]);
+  for (size_t block = 0; block < kBlocks; ++block) {
+    const size_t next_row = (block + 1) * kLanes;
+    // After the last block, only the first row (the south tile's row 0) is used.
+    const RowSums<V> next =
+        block + 1 < kBlocks
+            ? SumRows<Ops>(middle[0] + next_row, middle[1] + next_row, middle[2] + next_row)
+            : SumRows<Ops>(south[0], south[1], south[2]);
+    BlockCounts<V> counts;
+    counts.north_ones = Ops::RowsAbove(previous.three_ones, current.three_ones);
+    counts.north_twos = Ops::RowsAbove(previous.three_twos, current.three_twos);
+    counts.south_ones = Ops::RowsBelow(current.three_ones, next.three_ones);
+    counts.south_twos = Ops::RowsBelow(current.three_twos, next.three_twos);
+    counts.pair_ones = current.pair_ones;
+    counts.pair_twos = current.pair_twos;
+    counts.alive = current.alive;
+    Ops::Store(logic.template Next<Ops>(counts), out.rows.data() + block * kLanes);
+    previous = current;
+    current = next;
+  }
+}
+
+template <class Ops, class Logic>
+void StepTilesWith(const TileNeighbourhood* in, Tile* out, size_t count, const Logic& logic) {
+  for (size_t i = 0; i < count; ++i) StepTile<Ops>(in[i], out[i], logic);
+}
+
+// The entry point each back end instantiates: picks the rule logic once per
+// batch, not per tile.
+template <class Ops>
+void StepTilesForRule(const TileNeighbourhood* in, Tile* out, size_t count, const Rule& rule) {
+  if (rule.is_conway()) {
+    StepTilesWith<Ops>(in, out, count, ConwayLogic{});
+  } else {
+    StepTilesWith<Ops>(in, out, count, GenericLogic(rule));
+  }
+}
+
+}  // namespace gol::cpu::GOL_SIMD_NAMESPACE
+
+#endif  // GOL_CPU_SIMD_TILE_KERNEL_INL_H_

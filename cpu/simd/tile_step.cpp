@@ -1,0 +1,21 @@
+// step_tiles: hands a batch to the chosen SIMD library's kernel.
+#include "cpu/simd/tile_step.h"
+
+#include "cpu/simd/tile_step_backends.h"
+
+namespace gol::cpu {
+
+void step_tiles(const TileNeighbourhood* in, Tile* out, size_t count, const Rule& rule,
+                SimdLibrary library) {
+  if (library == SimdLibrary::kXsimd) {
+    step_tiles_xsimd(in, out, count, rule);
+  } else {
+    step_tiles_highway(in, out, count, rule);
+  }
+}
+
+std::string simd_target_name(SimdLibrary library) {
+  return library == SimdLibrary::kXsimd ? xsimd_target_name() : highway_target_name();
+}
+
+}  // namespace gol::cpu

@@ -1,0 +1,166 @@
+// The tile kernel instantiated with Google Highway, compiled once per
+// instruction set and dispatched at run time to the best one the CPU has.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "cpu/simd/tile_step_highway.cpp"
+#include <hwy/foreach_target.h>  // must come before highway.h
+#include <hwy/highway.h>
+
+#include "cpu/simd/tile_step_backends.h"
+#include "engine/core/error.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace gol::cpu::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// The kernel's vector-ops policy over Highway's full uint64_t vectors.
+struct HighwayOps {
+  using D = hn::ScalableTag<uint64_t>;
+  using V = hn::Vec<D>;
+  static constexpr size_t kLanes = hn::MaxLanes(D());
+
+  static V Load(const uint64_t* p) { return hn::LoadU(D(), p); }
+  static void Store(V v, uint64_t* p) { hn::StoreU(v, D(), p); }
+  static V Zero() { return hn::Zero(D()); }
+  static V Not(V a) { return hn::Not(a); }
+  static V And(V a, V b) { return hn::And(a, b); }
+  static V Or(V a, V b) { return hn::Or(a, b); }
+  static V Xor(V a, V b) { return hn::Xor(a, b); }
+  static V AndNot(V a, V b) { return hn::AndNot(a, b); }
+  template <int kBits>
+  static V ShiftLeft(V a) {
+    return hn::ShiftLeft<kBits>(a);
+  }
+  template <int kBits>
+  static V ShiftRight(V a) {
+    return hn::ShiftRight<kBits>(a);
+  }
+  static V Xor3(V a, V b, V c) { return hn::Xor3(a, b, c); }
+
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  // vpternlogq immediates: the truth table over a = 0xF0, b = 0xCC, c = 0xAA.
+  template <int kTable>
+  static V Ternary(V a, V b, V c) {
+    return V{_mm512_ternarylogic_epi64(a.raw, b.raw, c.raw, kTable)};
+  }
+  static V Majority(V a, V b, V c) { return Ternary<0xE8>(a, b, c); }
+  static V XorAndNot(V a, V b, V c) { return Ternary<(0xF0 ^ 0xCC) & ~0xAA & 0xFF>(a, b, c); }
+  static V AndOr(V a, V b, V c) { return Ternary<0xF0 & (0xCC | 0xAA)>(a, b, c); }
+  // valignq shifts the concatenation hi:lo right by whole lanes.
+  static V RowsAbove(V previous, V current) {
+    return V{_mm512_alignr_epi64(current.raw, previous.raw, kLanes - 1)};
+  }
+  static V RowsBelow(V current, V next) { return V{_mm512_alignr_epi64(next.raw, current.raw, 1)}; }
+#else
+  // Highway's IfVecThenElse wants whole-lane masks on some targets, so the
+  // bitwise majority is spelled out.
+  static V Majority(V a, V b, V c) { return hn::Or(hn::And(a, b), hn::And(c, hn::Xor(a, b))); }
+  static V XorAndNot(V a, V b, V c) { return hn::AndNot(c, hn::Xor(a, b)); }
+  static V AndOr(V a, V b, V c) { return hn::And(a, hn::Or(b, c)); }
+#if HWY_TARGET == HWY_SCALAR
+  static V RowsAbove(V previous, V /*current*/) { return previous; }
+  static V RowsBelow(V /*current*/, V next) { return next; }
+#elif HWY_TARGET == HWY_AVX2
+  // Join the halves that straddle the two vectors ([p2 p3 c0 c1] or
+  // [c2 c3 n0 n1]), then shift by one lane within each 128-bit half.
+  static V RowsAbove(V previous, V current) {
+    const V straddle = hn::ConcatLowerUpper(D(), current, previous);
+    return hn::CombineShiftRightBytes<8>(D(), current, straddle);
+  }
+  static V RowsBelow(V current, V next) {
+    const V straddle = hn::ConcatLowerUpper(D(), next, current);
+    return hn::CombineShiftRightBytes<8>(D(), straddle, current);
+  }
+#else
+  static_assert(kLanes == 2, "128-bit targets hold two rows");
+  static V RowsAbove(V previous, V current) {
+    return hn::CombineShiftRightBytes<8>(D(), current, previous);
+  }
+  static V RowsBelow(V current, V next) {
+    return hn::CombineShiftRightBytes<8>(D(), next, current);
+  }
+#endif
+#endif
+};
+
+}  // namespace gol::cpu::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#define GOL_SIMD_NAMESPACE HWY_NAMESPACE
+HWY_BEFORE_NAMESPACE();
+#include "cpu/simd/tile_kernel-inl.h"
+HWY_AFTER_NAMESPACE();
+
+HWY_BEFORE_NAMESPACE();
+namespace gol::cpu::HWY_NAMESPACE {
+
+void StepTilesHighway(const TileNeighbourhood* in, Tile* out, size_t count, const Rule& rule) {
+  StepTilesForRule<HighwayOps>(in, out, count, rule);
+}
+
+int64_t CompiledTarget() { return HWY_TARGET; }
+
+}  // namespace gol::cpu::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+#include <algorithm>
+
+namespace gol::cpu {
+
+HWY_EXPORT(StepTilesHighway);
+HWY_EXPORT(CompiledTarget);
+
+void step_tiles_highway(const TileNeighbourhood* in, Tile* out, size_t count, const Rule& rule) {
+  HWY_DYNAMIC_DISPATCH(StepTilesHighway)(in, out, count, rule);
+}
+
+std::string highway_target_name() {
+  return hwy::TargetName(HWY_DYNAMIC_DISPATCH(CompiledTarget)());
+}
+
+namespace {
+
+struct TargetEntry {
+  int64_t target;
+  decltype(&HWY_STATIC_DISPATCH(StepTilesHighway)) step;
+};
+
+// The export tables list every compiled target (null where one was not
+// compiled); keep those this CPU runs, best (lowest bit) first.
+std::vector<TargetEntry> runnable_targets() {
+  std::vector<TargetEntry> entries;
+  const int64_t supported = hwy::SupportedTargets();
+  for (size_t i = 1; i < std::size(HWY_DISPATCH_TABLE(CompiledTarget)); ++i) {
+    const auto target_of = HWY_DISPATCH_TABLE(CompiledTarget)[i];
+    if (target_of == nullptr) continue;
+    const int64_t target = target_of();
+    const bool seen = std::any_of(entries.begin(), entries.end(),
+                                  [&](const TargetEntry& e) { return e.target == target; });
+    if ((supported & target) && !seen) {
+      entries.push_back({target, HWY_DISPATCH_TABLE(StepTilesHighway)[i]});
+    }
+  }
+  std::sort(entries.begin(), entries.end(),
+            [](const TargetEntry& a, const TargetEntry& b) { return a.target < b.target; });
+  return entries;
+}
+
+}  // namespace
+
+std::vector<std::string> simd_targets_supported() {
+  std::vector<std::string> names;
+  for (const TargetEntry& entry : runnable_targets()) {
+    names.emplace_back(hwy::TargetName(entry.target));
+  }
+  return names;
+}
+
+void step_tiles_on_target(const TileNeighbourhood* in, Tile* out, size_t count, const Rule& rule,
+                          size_t target_index) {
+  const std::vector<TargetEntry> entries = runnable_targets();
+  GOL_CHECK(target_index < entries.size());
+  entries[target_index].step(in, out, count, rule);
+}
+
+}  // namespace gol::cpu
+#endif  // HWY_ONCE

@@ -1,0 +1,117 @@
+// ParallelTileStepper: a tiled torus stepped on 1, 2 and many threads with
+// both SIMD libraries gives the same result as one serial kernel call and
+// as the per-cell reference; parallel_for covers its range exactly once.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <random>
+#include <vector>
+
+#include "cpu/simd/parallel_step.h"
+#include "engine/core/rule.h"
+#include "tests/cpu/simd_test_support.h"
+
+namespace gol::cpu {
+namespace {
+
+// A torus of width x height tiles, row-major, and each tile's wrapped
+// neighbourhood within it.
+struct TiledTorus {
+  int width;
+  int height;
+  std::vector<Tile> tiles;
+
+  TileNeighbourhood neighbourhood(int tx, int ty) const {
+    TileNeighbourhood view{};
+    for (int dy = -1; dy <= 1; ++dy) {
+      for (int dx = -1; dx <= 1; ++dx) {
+        const int x = static_cast<int>(wrap(tx + dx, width));
+        const int y = static_cast<int>(wrap(ty + dy, height));
+        view.at[dy + 1][dx + 1] = &tiles[static_cast<size_t>(y * width + x)];
+      }
+    }
+    return view;
+  }
+
+  std::vector<TileNeighbourhood> neighbourhoods() const {
+    std::vector<TileNeighbourhood> views;
+    for (int ty = 0; ty < height; ++ty) {
+      for (int tx = 0; tx < width; ++tx) views.push_back(neighbourhood(tx, ty));
+    }
+    return views;
+  }
+};
+
+TiledTorus random_torus(int width, int height, uint64_t seed) {
+  std::mt19937_64 random(seed);
+  TiledTorus torus{width, height, {}};
+  for (int i = 0; i < width * height; ++i) {
+    torus.tiles.push_back(simd_test::random_tile(random, 0.35));
+  }
+  return torus;
+}
+
+TiledTorus run(ParallelTileStepper& stepper, TiledTorus torus, const Rule& rule, int generations) {
+  std::vector<Tile> next(torus.tiles.size());
+  for (int generation = 0; generation < generations; ++generation) {
+    const std::vector<TileNeighbourhood> views = torus.neighbourhoods();
+    stepper.step(views.data(), next.data(), views.size(), rule);
+    torus.tiles.swap(next);
+  }
+  return torus;
+}
+
+TiledTorus run_reference(TiledTorus torus, const Rule& rule, int generations) {
+  for (int generation = 0; generation < generations; ++generation) {
+    std::vector<Tile> next;
+    for (const TileNeighbourhood& view : torus.neighbourhoods()) {
+      next.push_back(simd_test::reference_step(view, rule));
+    }
+    torus.tiles = std::move(next);
+  }
+  return torus;
+}
+
+TEST(ParallelTileStepper, AnyThreadCountAndLibraryMatchesTheReference) {
+  // 12 x 10 tiles: more tiles than one chunk, not a multiple of it.
+  const TiledTorus start = random_torus(12, 10, 7);
+  for (const Rule& rule : {Rule::conway(), parse_rule("B36/S23").rule}) {
+    const TiledTorus expected = run_reference(start, rule, 3);
+    for (SimdLibrary library : {SimdLibrary::kHighway, SimdLibrary::kXsimd}) {
+      for (int threads : {1, 2, 5, 0}) {
+        ParallelTileStepper stepper(threads, library);
+        EXPECT_EQ(run(stepper, start, rule, 3).tiles, expected.tiles)
+            << "threads " << threads << ", rule " << rule.to_string();
+      }
+    }
+  }
+}
+
+TEST(ParallelTileStepper, ManyGenerationsIdenticalForOneAndManyThreads) {
+  const TiledTorus start = random_torus(16, 16, 8);
+  ParallelTileStepper serial(1, SimdLibrary::kHighway);
+  ParallelTileStepper parallel(4, SimdLibrary::kHighway);
+  EXPECT_EQ(run(serial, start, Rule::conway(), 25).tiles,
+            run(parallel, start, Rule::conway(), 25).tiles);
+}
+
+TEST(ParallelTileStepper, ReportsThreadsAndLibrary) {
+  ParallelTileStepper stepper(3, SimdLibrary::kXsimd);
+  EXPECT_EQ(stepper.threads(), 3);
+  EXPECT_EQ(stepper.library(), SimdLibrary::kXsimd);
+  EXPECT_GE(ParallelTileStepper(0, SimdLibrary::kHighway).threads(), 1);
+}
+
+TEST(ParallelTileStepper, ParallelForCoversEachIndexOnce) {
+  ParallelTileStepper stepper(4, SimdLibrary::kHighway);
+  for (size_t count : {size_t{0}, size_t{1}, size_t{31}, size_t{1000}}) {
+    std::vector<std::atomic<int>> visits(count);
+    stepper.parallel_for(count, [&](size_t begin, size_t end) {
+      for (size_t i = begin; i < end; ++i) visits[i].fetch_add(1);
+    });
+    for (size_t i = 0; i < count; ++i) ASSERT_EQ(visits[i].load(), 1) << "index " << i;
+  }
+}
+
+}  // namespace
+}  // namespace gol::cpu
