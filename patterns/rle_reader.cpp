@@ -22,8 +22,11 @@ constexpr Wide kMaxCoordinate = INT64_MAX;
 
 class RleReader {
  public:
-  RleReader(std::string_view text, std::string_view source)
-      : lines_(text, source), source_(source), sink_(pattern_.cells) {}
+  RleReader(std::string_view text, std::string_view source, size_t max_tiles)
+      : lines_(text, source),
+        source_(source),
+        sink_(pattern_.cells, max_tiles),
+        max_tiles_(max_tiles) {}
 
   Pattern read() {
     pattern_.format = "rle";
@@ -252,7 +255,7 @@ class RleReader {
       fail(line, i, "cell coordinates overflow a 64-bit integer");
     }
     if (!sink_.add_run(static_cast<int64_t>(x), static_cast<int64_t>(y), count)) {
-      fail(line, i, too_many_tiles_message());
+      fail(line, i, too_many_tiles_message(max_tiles_));
     }
     x_ += count;
   }
@@ -263,6 +266,7 @@ class RleReader {
   std::string_view source_;
   Pattern pattern_;
   CellSink sink_;
+  size_t max_tiles_;
   bool in_body_ = false;
   int64_t x_origin_ = 0;
   int64_t y_origin_ = 0;
@@ -275,8 +279,8 @@ class RleReader {
 
 }  // namespace
 
-Pattern parse_rle(std::string_view text, std::string_view source) {
-  return RleReader(text, source).read();
+Pattern parse_rle(std::string_view text, std::string_view source, size_t max_tiles) {
+  return RleReader(text, source, max_tiles).read();
 }
 
 }  // namespace gol::patterns

@@ -77,7 +77,6 @@ Pattern parse_cells(std::string_view text, std::string_view source) {
   LineCursor lines(text, source);
   TextLine line;
   int64_t y = 0;
-  bool any_row = false;
   while (lines.next(line)) {
     if (!line.text.empty() && line.text.front() == '!') {
       const std::string_view comment = line.text.substr(1);
@@ -90,9 +89,8 @@ Pattern parse_cells(std::string_view text, std::string_view source) {
     }
     read_cell_row(line, source, 0, y, "O*", ".", sink, "plaintext");
     next_row(y, source, line);
-    any_row = true;
   }
-  if (!any_row && p.comments.empty() && p.name.empty()) {
+  if (lines.last().number == 0) {
     throw InputError(source, 0, 0, "empty file: no pattern data");
   }
   p.cells.prune_empty();

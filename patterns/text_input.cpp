@@ -82,7 +82,7 @@ int64_t parse_int64_at(std::string_view source, const TextLine& line, size_t& po
 Tile* CellSink::tile_at(TileCoord coord) {
   if (cached_tile_ != nullptr && cached_coord_ == coord) return cached_tile_;
   auto& tiles = cells_.tiles();
-  if (tiles.size() >= kMaxPatternTiles && tiles.find(coord) == tiles.end()) return nullptr;
+  if (tiles.size() >= max_tiles_ && tiles.find(coord) == tiles.end()) return nullptr;
   cached_coord_ = coord;
   cached_tile_ = &cells_.tile(coord);
   return cached_tile_;
@@ -103,9 +103,8 @@ bool CellSink::add_run(int64_t x, int64_t y, int64_t length) {
   return true;
 }
 
-std::string too_many_tiles_message() {
-  return "pattern too large: more than " + std::to_string(kMaxPatternTiles) +
-         " occupied 64x64 tiles";
+std::string too_many_tiles_message(size_t max_tiles) {
+  return "pattern too large: more than " + std::to_string(max_tiles) + " occupied 64x64 tiles";
 }
 
 }  // namespace gol::patterns

@@ -12,9 +12,9 @@
 
 namespace gol::patterns {
 
-// A pattern may occupy at most 2^23 tiles (4 GiB of tile data): four times a
-// fully live 65536x65536 torus. Anything larger is refused, not allocated.
-inline constexpr size_t kMaxPatternTiles = size_t{1} << 23;
+// A pattern read from text may occupy at most 2^21 tiles (1 GiB of tile
+// data): twice a 65536x65536 torus. Larger ones are refused, not allocated.
+inline constexpr size_t kMaxPatternTiles = size_t{1} << 21;
 
 struct TextLine {
   std::string_view text;  // without the line ending
@@ -59,7 +59,8 @@ int64_t parse_int64_at(std::string_view source, const TextLine& line, size_t& po
 // refusing to create more than kMaxPatternTiles tiles.
 class CellSink {
  public:
-  explicit CellSink(CellSet& cells) : cells_(cells) {}
+  explicit CellSink(CellSet& cells, size_t max_tiles = kMaxPatternTiles)
+      : cells_(cells), max_tiles_(max_tiles) {}
   // Sets cells (x .. x+length-1, y); the caller guarantees no overflow.
   // Returns false, setting nothing more, when the tile limit is reached.
   bool add_run(int64_t x, int64_t y, int64_t length);
@@ -68,10 +69,11 @@ class CellSink {
   Tile* tile_at(TileCoord coord);
 
   CellSet& cells_;
+  size_t max_tiles_;
   TileCoord cached_coord_{};
   Tile* cached_tile_ = nullptr;
 };
 
-std::string too_many_tiles_message();
+std::string too_many_tiles_message(size_t max_tiles = kMaxPatternTiles);
 
 }  // namespace gol::patterns
