@@ -187,6 +187,11 @@ class RleReader {
         continue;
       }
       if (is_blank(c)) continue;
+      if (c == '!') {
+        if (count_start_ != kNoCount)
+          fail(count_line_, count_start_, "run count before '!' has no cell");
+        return true;
+      }
       const int64_t count = take_count();
       switch (c) {
         case 'b':
@@ -201,10 +206,6 @@ class RleReader {
           advance(y_, y_origin_, count, line, i, "y coordinate");
           x_ = 0;
           break;
-        case '!':
-          if (count_start_ != kNoCount)
-            fail(line, count_start_, "run count before '!' has no cell");
-          return true;
         default:
           fail_unknown(line, i, c);
       }
