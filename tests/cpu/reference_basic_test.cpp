@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <numeric>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,8 @@ struct NamedFactory {
   std::string name;
   std::unique_ptr<Backend> (*make)();
 };
+
+void PrintTo(const NamedFactory& factory, std::ostream* out) { *out << factory.name; }
 
 const NamedFactory kBackends[] = {
     {"serial", make_serial_backend}, {"nibble", make_nibble_backend}, {"bit", make_bit_backend}};
@@ -197,6 +200,20 @@ TEST_P(ReferenceBackendTest, RefusesPlanePatternsTooSparseForADenseGrid) {
   // Two cells far apart would need a grid of 2^80 cells: refused, not allocated.
   EXPECT_THROW(load(cells_of({{0, 0}, {int64_t{1} << 40, int64_t{1} << 40}})), InputError);
   EXPECT_THROW(load(cells_of({{int64_t{1} << 62, 0}})), InputError);
+}
+
+TEST_P(ReferenceBackendTest, PlaneGrowsWithAPatternThatGrowsOneCellAGeneration) {
+  // Every cell next to a live one is born and none dies: after n
+  // generations one cell has become the square of side 2n + 1 around it.
+  const std::unique_ptr<Backend> backend =
+      load(cells_of({{-3, 5}}), Topology::plane(), rule_from("B12345678/S012345678"));
+  int64_t generation = 0;
+  for (int64_t n : {1, 2, 20, 90}) {
+    backend->step(static_cast<uint64_t>(n - generation));
+    generation = n;
+    EXPECT_EQ(backend->population(), static_cast<uint64_t>((2 * n + 1) * (2 * n + 1)));
+    EXPECT_EQ(backend->cells().bbox(), (BBox{-3 - n, 5 - n, -3 + n, 5 + n})) << n;
+  }
 }
 
 TEST_P(ReferenceBackendTest, PlaneGridFollowsAGliderWithoutGrowing) {
