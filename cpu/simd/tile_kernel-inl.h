@@ -155,6 +155,8 @@ template <class Ops, class Logic>
   RowSums<V> previous =
       SumRows<Ops>(north[0] + kLastBlock, north[1] + kLastBlock, north[2] + kLastBlock);
   RowSums<V> current = SumRows<Ops>(middle[0], middle[1], middle[2]);
+  // Fully unrolled, so the sums stay in registers from one block to the next.
+#pragma GCC unroll 64
   for (size_t block = 0; block < kBlocks; ++block) {
     const size_t next_row = (block + 1) * kLanes;
     // After the last block, only the first row (the south tile's row 0) is used.

@@ -127,7 +127,7 @@ struct TargetEntry {
 
 // The export tables list every compiled target (null where one was not
 // compiled); keep those this CPU runs, best (lowest bit) first.
-std::vector<TargetEntry> runnable_targets() {
+std::vector<TargetEntry> find_runnable_targets() {
   std::vector<TargetEntry> entries;
   const int64_t supported = hwy::SupportedTargets();
   for (size_t i = 1; i < std::size(HWY_DISPATCH_TABLE(CompiledTarget)); ++i) {
@@ -145,6 +145,11 @@ std::vector<TargetEntry> runnable_targets() {
   return entries;
 }
 
+const std::vector<TargetEntry>& runnable_targets() {
+  static const std::vector<TargetEntry> entries = find_runnable_targets();
+  return entries;
+}
+
 }  // namespace
 
 std::vector<std::string> simd_targets_supported() {
@@ -157,7 +162,7 @@ std::vector<std::string> simd_targets_supported() {
 
 void step_tiles_on_target(const TileNeighbourhood* in, Tile* out, size_t count, const Rule& rule,
                           size_t target_index) {
-  const std::vector<TargetEntry> entries = runnable_targets();
+  const std::vector<TargetEntry>& entries = runnable_targets();
   GOL_CHECK(target_index < entries.size());
   entries[target_index].step(in, out, count, rule);
 }
