@@ -2,7 +2,6 @@
 // around a reference kernel's CellGrid.
 #include "cpu/reference/dense_backend.h"
 
-#include <algorithm>
 #include <bit>
 #include <string>
 #include <utility>
@@ -13,8 +12,8 @@ namespace gol::cpu {
 namespace {
 
 // Room left on each side of the live cells: a fixed floor, so small
-// oscillators and spaceships do not regrow every few generations, plus half
-// the extent, so growth is geometric.
+// oscillators and spaceships do not regrow every few generations, plus a
+// quarter of the extent, so a growing pattern regrows geometrically rarely.
 int64_t margin_for(int64_t extent) { return 16 + extent / 4; }
 
 int64_t floor_to_word(int64_t x) { return x & ~int64_t{kTileSize - 1}; }
@@ -55,39 +54,36 @@ DenseBackend::DenseBackend(std::string name, std::unique_ptr<CellGrid> grid)
 
 void DenseBackend::load(const CellSet& cells, const Rule& rule, const Topology& topology) {
   check_rule_fits(rule, topology);
+  // Everything that can be refused is checked before any state changes.
+  const GridWindow window = topology.is_torus() ? torus_window(topology) : plane_window(cells);
   rule_ = rule;
   topology_ = topology;
   stats_ = BackendStats{};
-  if (topology.is_torus()) {
-    load_torus(cells);
-  } else {
-    load_plane(cells);
-  }
+  place(window, topology.is_torus() ? cells.wrapped(topology.width, topology.height) : cells);
 }
 
-void DenseBackend::load_torus(const CellSet& cells) {
-  const int64_t width = topology_.width;
-  const int64_t height = topology_.height;
-  if (width <= 0 || height <= 0 || width % kTileSize != 0 || height % kTileSize != 0) {
-    throw InputError("torus " + std::to_string(width) + "x" + std::to_string(height) +
+GridWindow DenseBackend::torus_window(const Topology& torus) const {
+  const GridWindow window{0, 0, torus.width, torus.height};
+  if (window.width <= 0 || window.height <= 0 || window.width % kTileSize != 0 ||
+      window.height % kTileSize != 0) {
+    throw InputError("torus " + size_text(window) +
                      ": both sides must be positive multiples of 64");
   }
-  if (!fits_in_memory(double(width), double(height), grid_->bits_per_cell())) {
-    throw InputError("torus " + std::to_string(width) + "x" + std::to_string(height) +
-                     " is too large for the '" + name_ + "' backend's dense grid");
+  if (!fits_in_memory(double(window.width), double(window.height), grid_->bits_per_cell())) {
+    throw InputError("torus " + size_text(window) + " is too large for the '" + name_ +
+                     "' backend's dense grid");
   }
-  place(GridWindow{0, 0, width, height}, cells.wrapped(width, height));
+  return window;
 }
 
-void DenseBackend::load_plane(const CellSet& cells) {
-  const std::optional<BBox> live = cells.bbox();
+GridWindow DenseBackend::plane_window(const CellSet& cells) const {
   const std::optional<GridWindow> window =
-      window_around(live.value_or(BBox{}), grid_->bits_per_cell());
+      window_around(cells.bbox().value_or(BBox{}), grid_->bits_per_cell());
   if (!window) {
     throw InputError("pattern too large or too far out for the '" + name_ +
                      "' backend's dense grid");
   }
-  place(*window, cells);
+  return *window;
 }
 
 void DenseBackend::place(const GridWindow& window, const CellSet& cells) {

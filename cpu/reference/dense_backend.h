@@ -24,8 +24,8 @@ struct GridWindow {
 };
 
 // Live cells closer than this to a plane grid's edge make it regrow before
-// the next generation. One cell would do (no rule without B0 grows faster
-// than one cell a generation); two keeps a dead ring the kernels never write.
+// the next generation. One would do, as no rule without B0 grows faster
+// than a cell a generation; the second ring is a spare that costs nothing.
 inline constexpr int kEdgeGuard = 2;
 
 // Coordinates further out than this are refused on the plane, so origins
@@ -57,8 +57,10 @@ class DenseBackend final : public Backend {
   GridWindow window() const;
 
  private:
-  void load_torus(const CellSet& cells);
-  void load_plane(const CellSet& cells);
+  // The grid for a torus or for `cells` on the plane; throw InputError
+  // for what cannot be held.
+  GridWindow torus_window(const Topology& torus) const;
+  GridWindow plane_window(const CellSet& cells) const;
   // Reallocates the grid as `window` and writes `cells` (all inside it).
   void place(const GridWindow& window, const CellSet& cells);
   bool live_near_edge() const;
