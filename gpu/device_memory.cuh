@@ -1,0 +1,84 @@
+// Owning handles for device memory, streams and events: freed on scope
+// exit, errors checked on creation (destructors never throw).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <utility>
+
+#include "gpu/cuda_check.cuh"
+
+namespace gol::gpu {
+
+template <class T>
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  explicit DeviceBuffer(size_t count) : count_(count) {
+    if (count > 0) GOL_CUDA_CHECK(cudaMalloc(&data_, count * sizeof(T)));
+  }
+  ~DeviceBuffer() {
+    if (data_ != nullptr) cudaFree(data_);
+  }
+  DeviceBuffer(DeviceBuffer&& other) noexcept
+      : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)) {}
+  DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
+    std::swap(data_, other.data_);
+    std::swap(count_, other.count_);
+    return *this;
+  }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+
+  T* get() const { return data_; }
+  size_t size() const { return count_; }
+  size_t bytes() const { return count_ * sizeof(T); }
+
+ private:
+  T* data_ = nullptr;
+  size_t count_ = 0;
+};
+
+class Stream {
+ public:
+  Stream() { GOL_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+  ~Stream() { cudaStreamDestroy(stream_); }
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+  cudaStream_t get() const { return stream_; }
+
+ private:
+  cudaStream_t stream_ = nullptr;
+};
+
+// Two events bracketing device work on one stream.
+class EventTimer {
+ public:
+  EventTimer() {
+    GOL_CUDA_CHECK(cudaEventCreate(&start_));
+    GOL_CUDA_CHECK(cudaEventCreate(&stop_));
+  }
+  ~EventTimer() {
+    cudaEventDestroy(start_);
+    cudaEventDestroy(stop_);
+  }
+  EventTimer(const EventTimer&) = delete;
+  EventTimer& operator=(const EventTimer&) = delete;
+
+  void start(cudaStream_t stream) { GOL_CUDA_CHECK(cudaEventRecord(start_, stream)); }
+  void stop(cudaStream_t stream) { GOL_CUDA_CHECK(cudaEventRecord(stop_, stream)); }
+  // Waits for the stop event; seconds between the two.
+  double seconds() {
+    GOL_CUDA_CHECK(cudaEventSynchronize(stop_));
+    float milliseconds = 0;
+    GOL_CUDA_CHECK(cudaEventElapsedTime(&milliseconds, start_, stop_));
+    return milliseconds * 1e-3;
+  }
+
+ private:
+  cudaEvent_t start_ = nullptr;
+  cudaEvent_t stop_ = nullptr;
+};
+
+}  // namespace gol::gpu

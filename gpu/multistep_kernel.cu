@@ -1,0 +1,148 @@
+// The multi-step kernel: many generations per launch on a bit-packed field,
+// with rows held in registers, horizontal neighbours by warp shuffles and
+// vertical ones between warps through shared memory once a generation.
+#include <cuda_runtime.h>
+
+#include "gpu/cuda_check.cuh"
+#include "gpu/kernel_config.cuh"
+#include "gpu/kernels.cuh"
+#include "gpu/life_logic.cuh"
+
+namespace gol::gpu {
+namespace {
+
+constexpr unsigned kFullMask = 0xffffffffu;
+
+// Wraps (torus) or flags as outside (dead edge, -1) one coordinate; the
+// division runs only for coordinates outside [0, extent).
+__device__ __forceinline__ int64_t resolve(int64_t index, int64_t extent, bool torus) {
+  if (index >= 0 && index < extent) return index;
+  if (!torus) return -1;
+  const int64_t r = index % extent;
+  return r < 0 ? r + extent : r;
+}
+
+// Row sums of one register row (two words a lane): the outer neighbour words
+// come from the adjacent lanes. Lanes 0 and 31 receive their own words,
+// which only feeds the halo words that are never stored.
+__device__ __forceinline__ void lane_row_sums(uint32_t w0, uint32_t w1, RowSum& s0, RowSum& s1) {
+  const uint32_t left = __shfl_up_sync(kFullMask, w1, 1);
+  const uint32_t right = __shfl_down_sync(kFullMask, w0, 1);
+  s0 = row_sum(west_of(left, w0), w0, east_of(w0, w1));
+  s1 = row_sum(west_of(w0, w1), w1, east_of(w1, right));
+}
+
+// Row sums of a row published in shared memory by the neighbouring warp.
+template <int kWarps>
+__device__ __forceinline__ void shared_row_sums(const uint32_t (&row)[kWordsPerLane][32], int lane,
+                                                RowSum& s0, RowSum& s1) {
+  const int left_lane = lane > 0 ? lane - 1 : lane;
+  const int right_lane = lane < 31 ? lane + 1 : lane;
+  const uint32_t w0 = row[0][lane];
+  const uint32_t w1 = row[1][lane];
+  s0 = row_sum(west_of(row[1][left_lane], w0), w0, east_of(w0, w1));
+  s1 = row_sum(west_of(w0, w1), w1, east_of(w1, row[0][right_lane]));
+}
+
+// Block (bx, by) covers words [62*bx - 1, 62*bx + 63) and rows
+// [interior*by - G, interior*by - G + rows*warps): lane l holds words
+// 2l and 2l+1 of that span, warp w rows [w*rows, (w+1)*rows). After g <= G
+// generations the first and last word of the span and the first and last G
+// rows are wrong (the light cone), the rest exact; only the rest is stored.
+template <int kRows, int kWarps, int kGens, class Logic>
+__global__ void __launch_bounds__(kWarps * 32, 1)
+    multistep_kernel(const uint32_t* __restrict__ src, uint32_t* __restrict__ dst,
+                     int64_t width_words, int64_t height, bool torus, int generations,
+                     Logic logic) {
+  constexpr int kBlockRows = kRows * kWarps;
+  constexpr int kInteriorRows = kBlockRows - 2 * kGens;
+  // [generation parity][top row, bottom row][warp][word][lane]
+  __shared__ uint32_t edge_rows[2][2][kWarps][kWordsPerLane][32];
+
+  const int lane = threadIdx.x & 31;
+  const int warp = threadIdx.x >> 5;
+  const int64_t first_word = int64_t{blockIdx.x} * kInteriorWords - 1 + kWordsPerLane * lane;
+  const int64_t first_row = int64_t{blockIdx.y} * kInteriorRows - kGens + int64_t{warp} * kRows;
+
+  const int64_t col0 = resolve(first_word, width_words, torus);
+  const int64_t col1 = resolve(first_word + 1, width_words, torus);
+  uint32_t w0[kRows];
+  uint32_t w1[kRows];
+#pragma unroll
+  for (int i = 0; i < kRows; ++i) {
+    const int64_t row = resolve(first_row + i, height, torus);
+    const uint32_t* line = src + row * width_words;
+    w0[i] = (row >= 0 && col0 >= 0) ? line[col0] : 0u;
+    w1[i] = (row >= 0 && col1 >= 0) ? line[col1] : 0u;
+  }
+
+  const int warp_above = warp > 0 ? warp - 1 : warp;
+  const int warp_below = warp < kWarps - 1 ? warp + 1 : warp;
+  for (int gen = 0; gen < generations; ++gen) {
+    const int parity = gen & 1;
+    edge_rows[parity][0][warp][0][lane] = w0[0];
+    edge_rows[parity][0][warp][1][lane] = w1[0];
+    edge_rows[parity][1][warp][0][lane] = w0[kRows - 1];
+    edge_rows[parity][1][warp][1][lane] = w1[kRows - 1];
+    __syncthreads();
+
+    RowSum above0, above1, mid0, mid1;
+    shared_row_sums<kWarps>(edge_rows[parity][1][warp_above], lane, above0, above1);
+    lane_row_sums(w0[0], w1[0], mid0, mid1);
+#pragma unroll
+    for (int i = 0; i < kRows; ++i) {
+      RowSum below0, below1;
+      if (i + 1 < kRows) {
+        lane_row_sums(w0[i + 1], w1[i + 1], below0, below1);
+      } else {
+        shared_row_sums<kWarps>(edge_rows[parity][0][warp_below], lane, below0, below1);
+      }
+      w0[i] = logic(above0, mid0, below0, w0[i]);
+      w1[i] = logic(above1, mid1, below1, w1[i]);
+      above0 = mid0;
+      above1 = mid1;
+      mid0 = below0;
+      mid1 = below1;
+    }
+  }
+
+  const bool store0 = lane > 0 && first_word < width_words;
+  const bool store1 = lane < 31 && first_word + 1 < width_words;
+#pragma unroll
+  for (int i = 0; i < kRows; ++i) {
+    const int local_row = warp * kRows + i;
+    const int64_t row = first_row + i;
+    if (local_row < kGens || local_row >= kBlockRows - kGens || row >= height) continue;
+    uint32_t* line = dst + row * width_words;
+    if (store0) line[first_word] = w0[i];
+    if (store1) line[first_word + 1] = w1[i];
+  }
+}
+
+template <class Logic>
+uint64_t launch_with(const uint32_t* src, uint32_t* dst, PackedFieldView field, Edge edge,
+                     int generations, Logic logic, cudaStream_t stream) {
+  constexpr MultiStepConfig c = kMultiStep;
+  const dim3 block(32 * c.warps_per_block);
+  const dim3 grid(static_cast<unsigned>((field.width_words + kInteriorWords - 1) / kInteriorWords),
+                  static_cast<unsigned>((field.height + interior_rows(c) - 1) / interior_rows(c)));
+  multistep_kernel<c.rows_per_thread, c.warps_per_block, c.generations_per_launch>
+      <<<grid, block, 0, stream>>>(src, dst, field.width_words, field.height, edge == Edge::kTorus,
+                                   generations, logic);
+  GOL_CUDA_CHECK_LAUNCH();
+  return uint64_t{grid.x} * grid.y * (uint64_t{kWarpWords} * 32) * block_rows(c) *
+         static_cast<uint64_t>(generations);
+}
+
+}  // namespace
+
+uint64_t launch_multistep(const uint32_t* src, uint32_t* dst, PackedFieldView field, Edge edge,
+                          int generations, const Rule& rule, cudaStream_t stream) {
+  if (rule.is_conway()) {
+    return launch_with(src, dst, field, edge, generations, ConwayLogic{}, stream);
+  }
+  return launch_with(src, dst, field, edge, generations, GenericLogic{rule.birth, rule.survival},
+                     stream);
+}
+
+}  // namespace gol::gpu
