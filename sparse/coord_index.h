@@ -1,0 +1,42 @@
+// A hash map from tile coordinates to slots of the tile pool: open
+// addressing with linear probing and backward-shift deletion, so lookups
+// touch one or two cache lines and erasing leaves no tombstones behind.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "engine/core/tile.h"
+
+namespace gol::sparse {
+
+class CoordIndex {
+ public:
+  static constexpr int32_t kAbsent = -1;
+
+  CoordIndex() { clear(); }
+
+  void clear();
+  // The slot stored for `coord`, or kAbsent.
+  int32_t find(TileCoord coord) const;
+  // Stores `slot` for a coordinate that is not present yet.
+  void insert(TileCoord coord, int32_t slot);
+  // Removes `coord`; it must be present.
+  void erase(TileCoord coord);
+  size_t size() const { return size_; }
+
+ private:
+  struct Entry {
+    TileCoord coord;
+    int32_t slot = kAbsent;
+  };
+
+  size_t home(TileCoord coord) const;
+  void grow();
+
+  std::vector<Entry> entries_;
+  size_t mask_ = 0;
+  size_t size_ = 0;
+};
+
+}  // namespace gol::sparse

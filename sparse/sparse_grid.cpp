@@ -1,0 +1,262 @@
+// Sleep, wake, create and free for the sparse tile world (see sparse_grid.h).
+#include "sparse/sparse_grid.h"
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <cmath>
+#include <cstring>
+
+#include "engine/core/error.h"
+
+namespace gol::sparse {
+namespace {
+
+const Tile kEmptyTile{};
+constexpr size_t kCacheLine = 64;
+
+// Wake flags are set concurrently by several commits; all write the same
+// value, so relaxed stores suffice (the join after the parallel pass orders
+// them before finish_generation reads them).
+void set_flag(uint8_t& flag) { std::atomic_ref<uint8_t>(flag).store(1, std::memory_order_relaxed); }
+
+// Below this many candidates per slot, planning visits the stepped tiles'
+// neighbourhoods; above it, one scan over all wake flags is cheaper.
+constexpr size_t kGatherSlotsPerCandidate = 8;
+
+}  // namespace
+
+void SparseGrid::load(const CellSet& cells, const Topology& topology, bool keep_all_active) {
+  generation_ = 0;
+  keep_all_active_ = keep_all_active;
+  if (topology.is_torus()) {
+    load_torus(cells, topology);
+  } else {
+    load_plane(cells);
+  }
+  // With no history, pretend generation -1 equalled generation 0: a tile
+  // then sleeps only after a generation in which it did not change.
+  active_.clear();
+  for (size_t slot = 0; slot < map_.slot_count(); ++slot) {
+    const auto s = static_cast<int32_t>(slot);
+    map_.tile(1, s) = map_.tile(0, s);
+    map_.summary(0, s) = {border_occupancy(map_.tile(0, s)),
+                          static_cast<uint8_t>(!map_.tile(0, s).empty())};
+    map_.summary(1, s) = map_.summary(0, s);
+    active_.push_back(s);
+  }
+  wake_.assign(map_.slot_count(), 0);
+  outcomes_.assign(active_.size(), Outcome{});
+}
+
+void SparseGrid::load_torus(const CellSet& cells, const Topology& topology) {
+  const int64_t tiles_x = topology.width / kTileSize;
+  const int64_t tiles_y = topology.height / kTileSize;
+  map_.reset_torus(tiles_x, tiles_y);
+  for (const auto& [coord, tile] : cells.tiles()) {
+    Tile& target = map_.tile(0, map_.find({wrap(coord.tx, tiles_x), wrap(coord.ty, tiles_y)}));
+    for (int row = 0; row < kTileSize; ++row) target.rows[row] |= tile.rows[row];
+  }
+}
+
+void SparseGrid::load_plane(const CellSet& cells) {
+  map_.reset_plane();
+  // The pattern's tiles plus, roughly, a ring of new neighbours around them.
+  const size_t count = cells.tiles().size();
+  map_.reserve(count + 4 * static_cast<size_t>(std::sqrt(static_cast<double>(count))) + 8);
+  std::vector<int32_t> loaded;
+  loaded.reserve(count);
+  for (const auto& [coord, tile] : cells.tiles()) {
+    if (tile.empty()) continue;
+    const int32_t slot = map_.create(coord);
+    if (slot == TileMap::kAbsent) {
+      throw InputError("pattern has cells beyond the plane's range of +-2^62");
+    }
+    map_.tile(0, slot) = tile;
+    loaded.push_back(slot);
+  }
+  for (int32_t slot : loaded) {
+    const uint8_t border = border_occupancy(map_.tile(0, slot));
+    for (int direction = 0; direction < kDirections; ++direction) {
+      const TileCoord at = map_.coord(slot);
+      const TileCoord next{at.tx + kDirectionDx[direction], at.ty + kDirectionDy[direction]};
+      if ((border >> direction & 1) && map_.find(next) == TileMap::kAbsent) map_.create(next);
+    }
+  }
+}
+
+void SparseGrid::neighbourhood(int32_t slot, const Tile* (&at)[3][3]) const {
+  const int parity = current_parity();
+  at[1][1] = &map_.tile(parity, slot);
+  const auto& neighbours = map_.neighbours(slot);
+  for (int direction = 0; direction < kDirections; ++direction) {
+    const int32_t other = neighbours[direction];
+    at[1 + kDirectionDy[direction]][1 + kDirectionDx[direction]] =
+        other == TileMap::kAbsent ? &kEmptyTile : &map_.tile(parity, other);
+  }
+}
+
+void SparseGrid::wake(int32_t slot) { set_flag(wake_[slot]); }
+
+void SparseGrid::prefetch_for_commit(size_t index) const {
+  const auto* bytes =
+      reinterpret_cast<const char*>(&map_.tile(current_parity() ^ 1, active_[index]));
+  for (size_t offset = 0; offset < sizeof(Tile); offset += kCacheLine) {
+    __builtin_prefetch(bytes + offset, 1);
+  }
+}
+
+void SparseGrid::commit(size_t index, const Tile& next) {
+  const int32_t slot = active_[index];
+  const int next_parity = current_parity() ^ 1;
+  // The buffer being overwritten holds generation t-1.
+  uint64_t* __restrict target = map_.tile(next_parity, slot).rows.data();
+  const uint64_t* __restrict source = next.rows.data();
+  const uint64_t top_change = source[0] ^ target[0];
+  const uint64_t bottom_change = source[kTileSize - 1] ^ target[kTileSize - 1];
+  uint64_t changed_columns = 0;
+  uint64_t live_columns = 0;
+  for (int row = 0; row < kTileSize; ++row) {
+    changed_columns |= source[row] ^ target[row];
+    live_columns |= source[row];
+    target[row] = source[row];
+  }
+
+  const uint8_t border = border_bits(next.rows[0], next.rows[kTileSize - 1], live_columns);
+  map_.summary(next_parity, slot) = {border, static_cast<uint8_t>(live_columns != 0)};
+
+  const auto& neighbours = map_.neighbours(slot);
+  Outcome& outcome = outcomes_[index];
+  outcome.create = 0;
+  for (int direction = 0; direction < kDirections; ++direction) {
+    if (neighbours[direction] == TileMap::kAbsent) outcome.create |= border & (1u << direction);
+  }
+  outcome.maybe_free =
+      live_columns == 0 && map_.summary(next_parity ^ 1, slot).nonempty == 0 && !map_.is_torus();
+
+  if (changed_columns != 0) {
+    wake(slot);
+    const uint8_t changed_border = border_bits(top_change, bottom_change, changed_columns);
+    for (int direction = 0; direction < kDirections; ++direction) {
+      const int32_t other = neighbours[direction];
+      if ((changed_border >> direction & 1) && other != TileMap::kAbsent) wake(other);
+    }
+  }
+}
+
+void SparseGrid::create_neighbours(int32_t slot, uint8_t directions) {
+  for (int direction = 0; direction < kDirections; ++direction) {
+    if (!(directions >> direction & 1) || map_.neighbours(slot)[direction] != TileMap::kAbsent) {
+      continue;
+    }
+    const TileCoord at = map_.coord(slot);
+    const int32_t created =
+        map_.create({at.tx + kDirectionDx[direction], at.ty + kDirectionDy[direction]});
+    if (created == TileMap::kAbsent) continue;  // beyond the plane's range: dropped
+    if (wake_.size() < map_.slot_count()) wake_.resize(map_.slot_count(), 0);
+    wake_[created] = 1;
+  }
+}
+
+bool SparseGrid::shows_live_border(int32_t slot) const {
+  const auto& neighbours = map_.neighbours(slot);
+  for (int direction = 0; direction < kDirections; ++direction) {
+    const int32_t other = neighbours[direction];
+    if (other == TileMap::kAbsent) continue;
+    const uint8_t facing = static_cast<uint8_t>(1u << opposite(direction));
+    if ((map_.summary(0, other).border | map_.summary(1, other).border) & facing) return true;
+  }
+  return false;
+}
+
+void SparseGrid::finish_generation() {
+  ++generation_;
+  if (keep_all_active_) return;  // every slot stays in active_
+  const size_t stepped = active_.size();
+  // Create first, then free, so a slot freed now is not reused in the same
+  // pass while active_ still names it.
+  for (size_t i = 0; i < stepped; ++i) {
+    if (outcomes_[i].create != 0) create_neighbours(active_[i], outcomes_[i].create);
+  }
+  for (size_t i = 0; i < stepped; ++i) {
+    const int32_t slot = active_[i];
+    if (outcomes_[i].maybe_free && !shows_live_border(slot)) {
+      map_.free(slot);
+      wake_[slot] = 0;
+    }
+  }
+  wake_.resize(map_.slot_count(), 0);
+  plan_from_wake_flags(stepped);
+  outcomes_.resize(active_.size());
+}
+
+void SparseGrid::plan_from_wake_flags(size_t previous_count) {
+  // Every woken slot is a stepped tile or a neighbour of one (created tiles
+  // included), so when few tiles stepped it is enough to look there.
+  if (previous_count * kDirections * kGatherSlotsPerCandidate < map_.slot_count()) {
+    std::vector<int32_t> next;
+    next.reserve(previous_count * 2);
+    auto take = [&](int32_t slot) {
+      if (slot != TileMap::kAbsent && wake_[slot]) {
+        wake_[slot] = 0;
+        next.push_back(slot);
+      }
+    };
+    for (size_t i = 0; i < previous_count; ++i) {
+      const int32_t slot = active_[i];
+      take(slot);
+      // A tile freed in this pass still lists its neighbours (slots are
+      // not reused before the next pass), and it may have woken them.
+      for (int32_t other : map_.neighbours(slot)) take(other);
+    }
+    std::sort(next.begin(), next.end());
+    active_.swap(next);
+    return;
+  }
+  active_.clear();
+  const size_t slots = map_.slot_count();
+  size_t slot = 0;
+  for (; slot + 8 <= slots; slot += 8) {
+    uint64_t flags;
+    std::memcpy(&flags, &wake_[slot], sizeof flags);
+    if (flags == 0) continue;
+    for (size_t k = 0; k < 8; ++k) {
+      if (wake_[slot + k]) active_.push_back(static_cast<int32_t>(slot + k));
+    }
+    std::memset(&wake_[slot], 0, 8);
+  }
+  for (; slot < slots; ++slot) {
+    if (wake_[slot]) active_.push_back(static_cast<int32_t>(slot));
+    wake_[slot] = 0;
+  }
+}
+
+void SparseGrid::advance_asleep(uint64_t generations) {
+  GOL_CHECK(active_.empty());
+  generation_ += generations;
+}
+
+uint64_t SparseGrid::population() const {
+  const int parity = current_parity();
+  uint64_t count = 0;
+  for (size_t slot = 0; slot < map_.slot_count(); ++slot) {
+    const auto s = static_cast<int32_t>(slot);
+    if (map_.in_use(s) && map_.summary(parity, s).nonempty)
+      count += map_.tile(parity, s).population();
+  }
+  return count;
+}
+
+CellSet SparseGrid::cells() const {
+  const int parity = current_parity();
+  CellSet result;
+  for (size_t slot = 0; slot < map_.slot_count(); ++slot) {
+    const auto s = static_cast<int32_t>(slot);
+    if (map_.in_use(s) && map_.summary(parity, s).nonempty) {
+      result.put_tile(map_.coord(s), map_.tile(parity, s));
+    }
+  }
+  return result;
+}
+
+}  // namespace gol::sparse

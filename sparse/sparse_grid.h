@@ -1,0 +1,92 @@
+// The sparse world one generation at a time: which tiles step (the active
+// list), what each reads (its neighbourhood), and what a new tile state
+// means (sleep, wake, create, free). It plans and commits; the caller runs
+// the kernel in between:
+//
+//   for each i < active().size():  // in parallel
+//     neighbourhood(active()[i], at); next = kernel(at); commit(i, next);
+//   finish_generation();            // on one thread
+//
+// Sleep. Every slot holds the tile at the current generation t and at t-1,
+// by parity (generation g lives in buffer g & 1). A stepped tile writes
+// generation t+1 over t-1 and compares the two. A tile that is not stepped
+// keeps its buffers, so it reads at t+1 what it held at t-1: exactly right
+// for a still life (period 1) and for a period-2 oscillator, whose phases
+// keep alternating while it sleeps. This is valid while the tile and the
+// borders its neighbours show it repeat with period 2, so:
+//   - a stepped tile stays awake when its state differs from two
+//     generations back;
+//   - such a tile wakes the neighbours whose facing border (edge row,
+//     column or corner cell) differs from two generations back.
+// Creating and freeing (plane only). An absent tile is empty and stays so:
+// when a stepped tile has a live cell on a border whose neighbour is
+// absent, that neighbour is created (empty, awake). A stepped tile empty
+// at t and t+1 whose neighbours show it no live border cell in either
+// parity is freed.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "engine/core/cell_set.h"
+#include "engine/core/rule.h"
+#include "sparse/tile_map.h"
+
+namespace gol::sparse {
+
+class SparseGrid {
+ public:
+  // Replaces the world; on a torus, cells are taken modulo its size. With
+  // keep_all_active (a B0 rule on a torus, where empty tiles change) no tile
+  // ever sleeps. Throws InputError for plane cells beyond the tile range.
+  void load(const CellSet& cells, const Topology& topology, bool keep_all_active);
+
+  uint64_t generation() const { return generation_; }
+  // Slots to step this generation, in increasing order.
+  std::span<const int32_t> active() const { return active_; }
+  // The tile in `slot` and its eight neighbours at the current generation,
+  // as at[dy + 1][dx + 1]; absent neighbours point at an empty tile.
+  void neighbourhood(int32_t slot, const Tile* (&at)[3][3]) const;
+  // Records the next generation of active()[index]. Calls for distinct
+  // indices may run concurrently (each writes only its own slot and sets
+  // wake flags).
+  void commit(size_t index, const Tile& next);
+  // Asks the cache for the buffer commit(index) will overwrite, so callers
+  // can overlap that memory traffic with the kernel's arithmetic.
+  void prefetch_for_commit(size_t index) const;
+  // Moves to the next generation after every active tile is committed:
+  // creates and frees tiles and plans the next active list.
+  void finish_generation();
+  // With nothing active the world repeats with period 1 or 2; jumps ahead.
+  void advance_asleep(uint64_t generations);
+
+  uint64_t population() const;
+  CellSet cells() const;
+  size_t tile_count() const { return map_.size(); }
+  const TileMap& map() const { return map_; }
+
+ private:
+  // What commit() learnt about one stepped tile, for finish_generation().
+  struct Outcome {
+    uint8_t create = 0;      // directions whose absent neighbour must be created
+    uint8_t maybe_free = 0;  // empty now and one generation back
+  };
+
+  int current_parity() const { return static_cast<int>(generation_ & 1); }
+  void wake(int32_t slot);
+  void create_neighbours(int32_t slot, uint8_t directions);
+  bool shows_live_border(int32_t slot) const;
+  void plan_from_wake_flags(size_t previous_count);
+  void load_plane(const CellSet& cells);
+  void load_torus(const CellSet& cells, const Topology& topology);
+
+  TileMap map_;
+  uint64_t generation_ = 0;
+  bool keep_all_active_ = false;
+  std::vector<int32_t> active_;
+  std::vector<Outcome> outcomes_;  // by index into active_
+  std::vector<uint8_t> wake_;      // by slot: step in the next generation
+};
+
+}  // namespace gol::sparse

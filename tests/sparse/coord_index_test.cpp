@@ -1,0 +1,62 @@
+// CoordIndex against std::map: inserts, lookups and backward-shift erases.
+#include "sparse/coord_index.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <random>
+
+namespace gol::sparse {
+namespace {
+
+TEST(CoordIndex, FindsWhatWasInsertedAndNothingElse) {
+  CoordIndex index;
+  index.insert({0, 0}, 7);
+  index.insert({-1, 5}, 8);
+  EXPECT_EQ(index.find({0, 0}), 7);
+  EXPECT_EQ(index.find({-1, 5}), 8);
+  EXPECT_EQ(index.find({5, -1}), CoordIndex::kAbsent);
+  EXPECT_EQ(index.size(), 2u);
+}
+
+TEST(CoordIndex, MatchesStdMapUnderRandomInsertsAndErases) {
+  CoordIndex index;
+  std::map<TileCoord, int32_t> expected;
+  std::mt19937_64 random(3);
+  // A small coordinate range forces long probe runs and many erase shifts.
+  std::uniform_int_distribution<int64_t> coordinate(-20, 20);
+  for (int32_t step = 0; step < 20000; ++step) {
+    const TileCoord coord{coordinate(random), coordinate(random)};
+    if (expected.contains(coord)) {
+      index.erase(coord);
+      expected.erase(coord);
+    } else {
+      index.insert(coord, step);
+      expected[coord] = step;
+    }
+    if (step % 97 == 0) {
+      for (int64_t ty = -21; ty <= 21; ++ty) {
+        for (int64_t tx = -21; tx <= 21; ++tx) {
+          const auto it = expected.find({tx, ty});
+          ASSERT_EQ(index.find({tx, ty}), it == expected.end() ? CoordIndex::kAbsent : it->second);
+        }
+      }
+    }
+  }
+  EXPECT_EQ(index.size(), expected.size());
+}
+
+TEST(CoordIndex, HandlesExtremeCoordinates) {
+  CoordIndex index;
+  const int64_t big = int64_t{1} << 56;
+  index.insert({big, -big}, 1);
+  index.insert({-big, big}, 2);
+  EXPECT_EQ(index.find({big, -big}), 1);
+  EXPECT_EQ(index.find({-big, big}), 2);
+  index.erase({big, -big});
+  EXPECT_EQ(index.find({big, -big}), CoordIndex::kAbsent);
+  EXPECT_EQ(index.find({-big, big}), 2);
+}
+
+}  // namespace
+}  // namespace gol::sparse

@@ -1,0 +1,202 @@
+// SparseGrid against the bit reference: soups on plane and torus, other
+// rules, and the sleep/wake/create/free cases that could go subtly wrong.
+#include "sparse/sparse_grid.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "engine/core/error.h"
+#include "patterns/soup.h"
+#include "tests/sparse/sparse_test_support.h"
+
+namespace gol::sparse {
+namespace {
+
+using test::TileStepper;
+
+// Runs the grid and the oracle side by side and compares them at each
+// checkpoint (generation counts, increasing).
+void expect_matches_reference(const CellSet& cells, const Rule& rule, const Topology& topology,
+                              const std::vector<uint64_t>& checkpoints,
+                              TileStepper stepper = TileStepper::kHighway) {
+  SparseGrid grid;
+  grid.load(cells, topology, topology.is_torus() && rule.births_on_zero());
+  auto oracle = cpu::make_bit_backend();
+  oracle->load(cells, rule, topology);
+  uint64_t done = 0;
+  for (uint64_t checkpoint : checkpoints) {
+    test::run(grid, rule, checkpoint - done, stepper);
+    oracle->step(checkpoint - done);
+    done = checkpoint;
+    ASSERT_EQ(grid.generation(), checkpoint);
+    ASSERT_EQ(grid.population(), oracle->population()) << "generation " << checkpoint;
+    ASSERT_TRUE(grid.cells() == oracle->cells()) << "generation " << checkpoint;
+  }
+}
+
+CellSet soup(int64_t width, int64_t height, double density, uint64_t seed) {
+  return patterns::make_soup({width, height, density, seed});
+}
+
+TEST(SparseGrid, PlaneSoupsMatchTheReference) {
+  for (uint64_t seed : {1, 2}) {
+    SCOPED_TRACE(seed);
+    expect_matches_reference(soup(200, 150, 0.4, seed).translated(-90, -70), Rule::conway(),
+                             Topology::plane(), {1, 2, 3, 10, 33, 100, 257, 400});
+  }
+}
+
+TEST(SparseGrid, ScalarAndSimdTileStepsAgreeThroughTheGrid) {
+  expect_matches_reference(soup(100, 100, 0.5, 9), Rule::conway(), Topology::plane(), {1, 5, 20},
+                           TileStepper::kScalar);
+  expect_matches_reference(soup(100, 100, 0.5, 9), Rule::conway(), Topology::plane(),
+                           {1, 5, 20, 121}, TileStepper::kXsimd);
+}
+
+TEST(SparseGrid, TorusSoupsMatchTheReference) {
+  expect_matches_reference(soup(192, 128, 0.5, 4), Rule::conway(), Topology::torus(192, 128),
+                           {1, 2, 9, 64, 301});
+  // One and two tiles across: a tile is its own (or its twin's) neighbour.
+  expect_matches_reference(soup(64, 64, 0.5, 5), Rule::conway(), Topology::torus(64, 64),
+                           {1, 4, 51, 200});
+  expect_matches_reference(soup(128, 64, 0.5, 6), Rule::conway(), Topology::torus(128, 64),
+                           {3, 80, 199});
+}
+
+TEST(SparseGrid, OtherRulesMatchTheReference) {
+  const Rule highlife = parse_rule("B36/S23").rule;
+  expect_matches_reference(soup(150, 150, 0.45, 7), highlife, Topology::plane(), {1, 30, 151});
+  // Seeds explodes, so births keep creating tiles at every edge.
+  const Rule seeds = parse_rule("B2/S").rule;
+  expect_matches_reference(soup(20, 20, 0.3, 8), seeds, Topology::plane(), {1, 2, 15, 40});
+  const Rule day_and_night = parse_rule("B3678/S34678").rule;
+  expect_matches_reference(soup(128, 128, 0.5, 9), day_and_night, Topology::torus(128, 128),
+                           {1, 50, 99});
+}
+
+TEST(SparseGrid, BirthOnZeroRulesRunOnATorusWithEveryTileAwake) {
+  const Rule b0 = parse_rule("B0123478/S34678").rule;
+  expect_matches_reference(soup(128, 128, 0.5, 10), b0, Topology::torus(128, 128),
+                           {1, 2, 3, 20, 45});
+  const Rule flicker = parse_rule("B0/S").rule;  // an empty torus fills, then empties
+  expect_matches_reference(CellSet{}, flicker, Topology::torus(128, 64), {1, 2, 7});
+}
+
+// Blinkers inside tiles, across a vertical edge, a horizontal edge and a
+// tile corner, far enough apart not to interact.
+CellSet blinker_field() {
+  CellSet cells;
+  cells = test::merged(cells, test::picture({"OOO"}, 10, 10));
+  cells = test::merged(cells, test::picture({"OOO"}, 63, 30));           // across x = 64
+  cells = test::merged(cells, test::picture({"O", "O", "O"}, 100, 63));  // across y = 64
+  cells = test::merged(cells, test::picture({"OOO"}, 127, 127));         // across a corner
+  cells = test::merged(cells, test::picture({"O", "O", "O"}, 190, 10));
+  return cells;
+}
+
+TEST(SparseGrid, ABlinkerFieldFallsAsleepAndKeepsAlternating) {
+  const CellSet start = blinker_field();
+  SparseGrid grid;
+  grid.load(start, Topology::plane(), false);
+  const Rule rule = Rule::conway();
+  test::run(grid, rule, 4);
+  EXPECT_TRUE(grid.active().empty());
+  const CellSet odd = test::reference_run(start, rule, Topology::plane(), 1);
+  for (uint64_t generation = 5; generation < 12; ++generation) {
+    EXPECT_EQ(test::step_generation(grid, rule, TileStepper::kHighway), 0u);
+    EXPECT_EQ(grid.population(), start.population());
+    EXPECT_TRUE(grid.cells() == (generation % 2 == 0 ? start : odd)) << generation;
+  }
+  grid.advance_asleep(1000001);
+  EXPECT_EQ(grid.generation(), 1000012u);
+  EXPECT_TRUE(grid.cells() == start);
+  grid.advance_asleep(1);
+  EXPECT_TRUE(grid.cells() == odd);
+}
+
+TEST(SparseGrid, AGliderHittingASleepingBlockWakesIt) {
+  const CellSet block = test::picture({"OO", "OO"}, 150, 150);
+  const CellSet cells = test::merged(block, test::glider(10, 10));
+  SparseGrid grid;
+  grid.load(cells, Topology::plane(), false);
+  const Rule rule = Rule::conway();
+  test::run(grid, rule, 8);
+  const int32_t block_slot = grid.map().find({2, 2});
+  ASSERT_NE(block_slot, TileMap::kAbsent);
+  // The block's tile has slept since the glider started far away.
+  for (int32_t slot : grid.active()) EXPECT_NE(slot, block_slot);
+  expect_matches_reference(cells, rule, Topology::plane(),
+                           {50, 400, 520, 530, 545, 560, 600, 777, 1000, 1001});
+}
+
+TEST(SparseGrid, GlidersEscapingIntoEmptySpaceCreateAndFreeTiles) {
+  CellSet cells = test::glider(0, 0);
+  cells = test::merged(cells, test::picture({".O.", "O..", "OOO"}, -10, 0));    // south-west
+  cells = test::merged(cells, test::picture({"OOO", "..O", ".O."}, 0, -10));    // north-east
+  cells = test::merged(cells, test::picture({"OOO", "O..", ".O."}, -10, -10));  // north-west
+  SparseGrid grid;
+  grid.load(cells, Topology::plane(), false);
+  const Rule rule = Rule::conway();
+  size_t most_tiles = 0;
+  for (int generation = 0; generation < 1200; ++generation) {
+    test::step_generation(grid, rule, TileStepper::kHighway);
+    most_tiles = std::max(most_tiles, grid.tile_count());
+  }
+  // Each glider needs at most four tiles around it plus a trail being
+  // freed; without freeing the count would grow to hundreds.
+  EXPECT_LE(most_tiles, 4u * 9u);
+  EXPECT_LE(grid.tile_count(), 4u * 6u);
+  EXPECT_EQ(grid.population(), 20u);
+  EXPECT_TRUE(grid.cells() == test::reference_run(cells, rule, Topology::plane(), 1200));
+  EXPECT_EQ(grid.map().find({0, 0}), TileMap::kAbsent);  // the start is empty and freed
+}
+
+TEST(SparseGrid, APatternCrossesTheTorusEdges) {
+  const Topology torus = Topology::torus(128, 192);
+  const CellSet start = test::glider(120, 185);
+  expect_matches_reference(start, Rule::conway(), torus, {1, 4, 9, 16, 25, 40, 41, 100});
+  // A glider moves (1, 1) every 4 generations, so it is back after 4 * lcm.
+  SparseGrid grid;
+  grid.load(start, torus, false);
+  test::run(grid, Rule::conway(), 4 * 384);
+  EXPECT_TRUE(grid.cells() == start);
+}
+
+TEST(SparseGrid, ActivityThroughATileCornerOnly) {
+  // Gliders whose paths pass diagonally through the corner where four
+  // tiles meet: the south-east and north-east movers, checked every
+  // generation as they cross.
+  const CellSet south_east = test::glider(55, 55);
+  const CellSet north_east = test::picture({"OOO", "..O", ".O."}, 55, -58);
+  std::vector<uint64_t> every_generation;
+  for (uint64_t g = 1; g <= 60; ++g) every_generation.push_back(g);
+  expect_matches_reference(south_east, Rule::conway(), Topology::plane(), every_generation);
+  expect_matches_reference(north_east, Rule::conway(), Topology::plane(), every_generation);
+  // B1 births a cell diagonal to a single live corner cell.
+  const Rule b1 = parse_rule("B1/S").rule;
+  expect_matches_reference(test::picture({"O"}, 63, 63), b1, Topology::plane(), {1, 2, 3, 4, 5});
+}
+
+TEST(SparseGrid, TorusCellsAreTakenModuloItsSize) {
+  CellSet cells;
+  cells.set(-1, -1);
+  cells.set(64 + 5, 3);
+  SparseGrid grid;
+  grid.load(cells, Topology::torus(64, 64), false);
+  CellSet expected;
+  expected.set(63, 63);
+  expected.set(5, 3);
+  EXPECT_TRUE(grid.cells() == expected);
+  EXPECT_EQ(grid.tile_count(), 1u);
+}
+
+TEST(SparseGrid, RefusesPlaneCellsBeyondTheTileRange) {
+  CellSet cells;
+  cells.set(int64_t{1} << 62, 0);
+  SparseGrid grid;
+  EXPECT_THROW(grid.load(cells, Topology::plane(), false), InputError);
+}
+
+}  // namespace
+}  // namespace gol::sparse

@@ -1,0 +1,104 @@
+// Helpers for the sparse/ tests: drive a SparseGrid with a tile step (a
+// per-cell scalar one written here, or the SIMD kernel), and run the bit
+// reference backend as the oracle.
+#pragma once
+
+#include <cstdint>
+
+#include "cpu/reference/reference_backends.h"
+#include "cpu/simd/tile_step.h"
+#include "engine/core/cell_set.h"
+#include "engine/core/rule.h"
+#include "sparse/sparse_grid.h"
+
+namespace gol::sparse::test {
+
+enum class TileStepper { kScalar, kHighway, kXsimd };
+
+inline bool cell_around(const Tile* const (&at)[3][3], int x, int y) {
+  const int tx = x < 0 ? 0 : (x < kTileSize ? 1 : 2);
+  const int ty = y < 0 ? 0 : (y < kTileSize ? 1 : 2);
+  return at[ty][tx]->get(x - (tx - 1) * kTileSize, y - (ty - 1) * kTileSize);
+}
+
+// The centre tile's next generation, one cell at a time.
+inline Tile scalar_step(const Tile* const (&at)[3][3], const Rule& rule) {
+  Tile next;
+  for (int y = 0; y < kTileSize; ++y) {
+    for (int x = 0; x < kTileSize; ++x) {
+      int count = 0;
+      for (int dy = -1; dy <= 1; ++dy) {
+        for (int dx = -1; dx <= 1; ++dx) count += (dx || dy) && cell_around(at, x + dx, y + dy);
+      }
+      next.set(x, y, at[1][1]->get(x, y) ? rule.survives(count) : rule.born(count));
+    }
+  }
+  return next;
+}
+
+inline Tile step_one(const Tile* const (&at)[3][3], const Rule& rule, TileStepper stepper) {
+  if (stepper == TileStepper::kScalar) return scalar_step(at, rule);
+  cpu::TileNeighbourhood in;
+  for (int row = 0; row < 3; ++row) {
+    for (int column = 0; column < 3; ++column) in.at[row][column] = at[row][column];
+  }
+  Tile out;
+  cpu::step_tiles(
+      &in, &out, 1, rule,
+      stepper == TileStepper::kHighway ? cpu::SimdLibrary::kHighway : cpu::SimdLibrary::kXsimd);
+  return out;
+}
+
+// One generation the way the scheduler does it: plan, step, commit, finish.
+// Returns the number of tiles stepped.
+inline size_t step_generation(SparseGrid& grid, const Rule& rule, TileStepper stepper) {
+  const size_t count = grid.active().size();
+  if (count == 0) {
+    grid.advance_asleep(1);
+    return 0;
+  }
+  for (size_t i = 0; i < count; ++i) {
+    const Tile* at[3][3];
+    grid.neighbourhood(grid.active()[i], at);
+    grid.commit(i, step_one(at, rule, stepper));
+  }
+  grid.finish_generation();
+  return count;
+}
+
+inline void run(SparseGrid& grid, const Rule& rule, uint64_t generations,
+                TileStepper stepper = TileStepper::kHighway) {
+  for (uint64_t g = 0; g < generations; ++g) step_generation(grid, rule, stepper);
+}
+
+// The bit reference backend's cells after `generations`.
+inline CellSet reference_run(const CellSet& cells, const Rule& rule, const Topology& topology,
+                             uint64_t generations) {
+  auto oracle = cpu::make_bit_backend();
+  oracle->load(cells, rule, topology);
+  oracle->step(generations);
+  return oracle->cells();
+}
+
+// A pattern given as rows of '.' and 'O', its top-left cell at (x, y).
+inline CellSet picture(std::initializer_list<const char*> rows, int64_t x = 0, int64_t y = 0) {
+  CellSet cells;
+  int64_t row_index = 0;
+  for (const char* row : rows) {
+    for (int64_t column = 0; row[column] != '\0'; ++column) {
+      if (row[column] == 'O') cells.set(x + column, y + row_index);
+    }
+    ++row_index;
+  }
+  return cells;
+}
+
+inline CellSet glider(int64_t x, int64_t y) { return picture({".O.", "..O", "OOO"}, x, y); }
+
+inline CellSet merged(const CellSet& a, const CellSet& b) {
+  CellSet result = a;
+  for (const Cell& cell : b.cells()) result.set(cell);
+  return result;
+}
+
+}  // namespace gol::sparse::test
