@@ -147,6 +147,8 @@ void write_atomically(const std::string& path, std::string_view data) {
 }  // namespace
 
 Pattern parse_pattern(std::string_view text, std::string_view source) {
+  // Editors on some systems prefix UTF-8 text with a byte-order mark.
+  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
   switch (detect_format(text, source)) {
     case Format::kRle:
       return parse_rle(text, source);

@@ -86,7 +86,7 @@ const BadCase kBadCases[] = {
 };
 
 INSTANTIATE_TEST_SUITE_P(Cases, BadText, ::testing::ValuesIn(kBadCases),
-                         [](const auto& info) { return std::string(info.param.label); });
+                         [](const auto& suite) { return std::string(suite.param.label); });
 
 // A few bytes must not be able to demand gigabytes: a huge run count stops
 // at the tile limit (tested with a small limit to keep the test light).

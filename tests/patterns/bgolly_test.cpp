@@ -117,7 +117,9 @@ TEST_F(Bgolly, CataloguePeriods) {
   for (const auto& [name, period] : periodic) {
     const Pattern p = builtin_pattern(name);
     EXPECT_EQ(run(p, period).cells, normalized(p.cells)) << name;
-    if (period > 1) EXPECT_NE(run(p, 1).cells, normalized(p.cells)) << name;
+    if (period > 1) {
+      EXPECT_NE(run(p, 1).cells, normalized(p.cells)) << name;
+    }
   }
 }
 

@@ -66,7 +66,7 @@ TEST_P(ReadSample, Life106) {
 }
 
 INSTANTIATE_TEST_SUITE_P(PlainAndGzip, ReadSample, ::testing::Values("", ".gz"),
-                         [](const auto& info) { return info.param.empty() ? "plain" : "gzip"; });
+                         [](const auto& suite) { return suite.param.empty() ? "plain" : "gzip"; });
 
 TEST(Readers, GzipIsDetectedByContentNotName) {
   const Pattern p = read_pattern_file(data_path("patterns-glider-gz-without-suffix.rle"));
@@ -90,6 +90,7 @@ TEST(Readers, FormatChosenByContent) {
   EXPECT_EQ(parse_pattern("0 0\n1 1\n", "t").format, "life1.06");
   EXPECT_EQ(parse_pattern("#Life 1.05\n*\n", "t").format, "life1.05");
   EXPECT_EQ(parse_pattern("#Life 1.06\n5 5\n", "t").format, "life1.06");
+  EXPECT_EQ(parse_pattern("\xEF\xBB\xBF#N bom\nx = 1, y = 1\no!", "t").name, "bom");
 }
 
 TEST(Readers, RleDetails) {

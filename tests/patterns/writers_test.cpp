@@ -171,8 +171,8 @@ TEST_P(FileRoundTrip, OverwritesExistingFile) {
 
 INSTANTIATE_TEST_SUITE_P(Formats, FileRoundTrip,
                          ::testing::Values(".rle", ".rle.gz", ".cells", ".cells.gz", ".RLE"),
-                         [](const auto& info) {
-                           std::string name = info.param.substr(1);
+                         [](const auto& suite) {
+                           std::string name = suite.param.substr(1);
                            for (char& c : name) c = c == '.' ? '_' : c;
                            return name;
                          });
