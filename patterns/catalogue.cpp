@@ -1,6 +1,6 @@
 // The built-in catalogue: each entry is embedded RLE parsed by our own
-// reader. Every population quoted below was checked with Golly's bgolly
-// (QuickLife) and is asserted again in tests/patterns/catalogue_test.cpp.
+// reader. Every result quoted below was checked with Golly's bgolly
+// (QuickLife); tests/patterns/bgolly_test.cpp checks them again.
 #include "patterns/catalogue.h"
 
 #include <algorithm>

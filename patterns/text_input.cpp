@@ -52,11 +52,6 @@ std::string_view trim(std::string_view text) {
   return text;
 }
 
-bool starts_with_word(std::string_view text, std::string_view word) {
-  return text.substr(0, word.size()) == word &&
-         (text.size() == word.size() || is_blank(text[word.size()]));
-}
-
 int64_t parse_int64_at(std::string_view source, const TextLine& line, size_t& pos,
                        std::string_view what) {
   const std::string_view text = line.text;

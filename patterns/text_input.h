@@ -48,7 +48,6 @@ std::string describe_char(char c);
 
 bool is_blank(char c);
 std::string_view trim(std::string_view text);
-bool starts_with_word(std::string_view text, std::string_view word);
 
 // Parses an optionally signed decimal int64 at text[pos]; advances pos.
 // Throws InputError (naming `what`) on a missing number or overflow.
