@@ -15,7 +15,7 @@
 //
 // A policy `Ops` provides: type V; kLanes; Load/Store (unaligned uint64_t*);
 // Zero, Not, And, Or, Xor, AndNot(a, b) = ~a & b; ShiftLeft<k>, ShiftRight<k> within
-// lanes; Xor3, Majority; XorAndNot(a, b, c) = (a ^ b) & ~c;
+// lanes; Xor3, Majority; OrAnd(a, b, c) = a | (b & c); XorAndNot(a, b, c) = (a ^ b) & ~c;
 // AndOr(a, b, c) = a & (b | c); RowsAbove(prev, cur) = the rows one above
 // cur's (prev's last row, then cur's rows but its last); RowsBelow(cur,
 // next) = the rows one below cur's.
@@ -73,8 +73,10 @@ template <class Ops>
   RowSums<V> sums;
   sums.pair_ones = Ops::Xor(west_cells, east_cells);
   sums.pair_twos = Ops::And(west_cells, east_cells);
-  sums.three_ones = Ops::Xor3(west_cells, row, east_cells);
-  sums.three_twos = Ops::Majority(west_cells, row, east_cells);
+  // The 3-cell sum from the pair sum: shares its work where there is no
+  // ternary logic op.
+  sums.three_ones = Ops::Xor(sums.pair_ones, row);
+  sums.three_twos = Ops::OrAnd(sums.pair_twos, row, sums.pair_ones);
   sums.alive = row;
   return sums;
 }

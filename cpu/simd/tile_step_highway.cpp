@@ -35,6 +35,7 @@ struct HighwayOps {
     return hn::ShiftRight<kBits>(a);
   }
   static V Xor3(V a, V b, V c) { return hn::Xor3(a, b, c); }
+  static V OrAnd(V a, V b, V c) { return hn::OrAnd(a, b, c); }
 
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
   // vpternlogq immediates: the truth table over a = 0xF0, b = 0xCC, c = 0xAA.

@@ -30,6 +30,7 @@ struct XsimdOps {
     return a >> kBits;
   }
   static V Xor3(V a, V b, V c) { return a ^ b ^ c; }
+  static V OrAnd(V a, V b, V c) { return a | (b & c); }
   static V Majority(V a, V b, V c) { return (a & b) | (c & (a ^ b)); }
   static V XorAndNot(V a, V b, V c) { return AndNot(c, a ^ b); }
   static V AndOr(V a, V b, V c) { return a & (b | c); }

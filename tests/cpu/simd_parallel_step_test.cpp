@@ -7,7 +7,9 @@
 #include <random>
 #include <vector>
 
+#include "cpu/reference/reference_backends.h"
 #include "cpu/simd/parallel_step.h"
+#include "engine/core/cell_set.h"
 #include "engine/core/rule.h"
 #include "tests/cpu/simd_test_support.h"
 
@@ -93,6 +95,34 @@ TEST(ParallelTileStepper, ManyGenerationsIdenticalForOneAndManyThreads) {
   ParallelTileStepper parallel(4, SimdLibrary::kHighway);
   EXPECT_EQ(run(serial, start, Rule::conway(), 25).tiles,
             run(parallel, start, Rule::conway(), 25).tiles);
+}
+
+CellSet cells_of(const TiledTorus& torus) {
+  CellSet cells;
+  for (int ty = 0; ty < torus.height; ++ty) {
+    for (int tx = 0; tx < torus.width; ++tx) {
+      cells.put_tile({tx, ty}, torus.tiles[static_cast<size_t>(ty * torus.width + tx)]);
+    }
+  }
+  cells.prune_empty();
+  return cells;
+}
+
+// Differential: the bit reference backend on the same torus, including a
+// rule with B0 (allowed on a torus), for an odd number of generations.
+TEST(ParallelTileStepper, TorusMatchesTheBitReferenceBackend) {
+  const TiledTorus start = random_torus(6, 4, 9);
+  const Topology topology = Topology::torus(6 * kTileSize, 4 * kTileSize);
+  for (const char* text : {"B3/S23", "B36/S23", "B0123478/S34678"}) {
+    const Rule rule = parse_rule(text).rule;
+    std::unique_ptr<Backend> reference = make_bit_backend();
+    reference->load(cells_of(start), rule, topology);
+    reference->step(9);
+    CellSet expected = reference->cells();
+    expected.prune_empty();
+    ParallelTileStepper stepper(2, SimdLibrary::kHighway);
+    EXPECT_EQ(cells_of(run(stepper, start, rule, 9)), expected) << "rule " << text;
+  }
 }
 
 TEST(ParallelTileStepper, ReportsThreadsAndLibrary) {
