@@ -1,0 +1,84 @@
+// Hashes of final cell sets and the cross-backend agreement check.
+#include "bench/agreement.h"
+
+#include <cstdio>
+#include <map>
+
+namespace gol::bench {
+namespace {
+
+constexpr uint64_t kFnvOffset = 14695981039346656037ull;
+constexpr uint64_t kFnvPrime = 1099511628211ull;
+
+void mix(uint64_t& hash, uint64_t word) {
+  for (int byte = 0; byte < 8; ++byte) {
+    hash ^= (word >> (8 * byte)) & 0xffu;
+    hash *= kFnvPrime;
+  }
+}
+
+std::string hex(uint64_t value) {
+  char text[19];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(value));
+  return text;
+}
+
+std::string describe(const RunResult& r) { return r.backend + " (" + r.workload + ")"; }
+
+void compare(const RunResult& reference, const RunResult& other, std::vector<Disagreement>& out) {
+  if (other.population != reference.population) {
+    out.push_back({reference.workload,
+                   describe(other) + " ends with population " + std::to_string(other.population) +
+                       ", " + reference.backend + " with " + std::to_string(reference.population)});
+    return;
+  }
+  if (other.cell_hash && reference.cell_hash && *other.cell_hash != *reference.cell_hash) {
+    out.push_back({reference.workload, describe(other) + " ends with cell hash " +
+                                           hex(*other.cell_hash) + ", " + reference.backend +
+                                           " with " + hex(*reference.cell_hash)});
+    return;
+  }
+  if (other.shape_hash && reference.shape_hash && *other.shape_hash != *reference.shape_hash) {
+    out.push_back({reference.workload, describe(other) + " ends with a different pattern than " +
+                                           reference.backend + " (same population, shape hash " +
+                                           hex(*other.shape_hash) + " vs " +
+                                           hex(*reference.shape_hash) + ")"});
+  }
+}
+
+}  // namespace
+
+uint64_t cell_hash(const CellSet& cells) {
+  uint64_t hash = kFnvOffset;
+  for (const auto& [coord, tile] : cells.tiles()) {
+    if (tile.empty()) continue;
+    mix(hash, static_cast<uint64_t>(coord.tx));
+    mix(hash, static_cast<uint64_t>(coord.ty));
+    for (uint64_t row : tile.rows) mix(hash, row);
+  }
+  return hash;
+}
+
+uint64_t shape_hash(const CellSet& cells) {
+  const std::optional<BBox> box = cells.bbox();
+  if (!box) return cell_hash(cells);
+  return cell_hash(cells.translated(-box->xmin, -box->ymin));
+}
+
+std::vector<Disagreement> check_agreement(const std::vector<RunResult>& results) {
+  // The first of our backends per workload; failing that, the first result.
+  std::map<std::string, const RunResult*> reference;
+  for (const RunResult& r : results) {
+    if (r.engine == Engine::kGol && !reference.contains(r.workload)) reference[r.workload] = &r;
+  }
+  for (const RunResult& r : results) reference.try_emplace(r.workload, &r);
+  std::vector<Disagreement> out;
+  for (const RunResult& r : results) {
+    const auto it = reference.find(r.workload);
+    if (it == reference.end() || it->second == &r) continue;
+    compare(*it->second, r, out);
+  }
+  return out;
+}
+
+}  // namespace gol::bench

@@ -1,0 +1,204 @@
+// Runs a backend through gol::World, in process or in a child, and folds the
+// timed repeats into one RunResult.
+#include "bench/backend_runner.h"
+
+#include <algorithm>
+#include <chrono>
+#include <sstream>
+
+#include "bench/agreement.h"
+#include "bench/child_process.h"
+#include "engine/core/error.h"
+#include "engine/world.h"
+
+namespace gol::bench {
+namespace {
+
+constexpr std::string_view kResultTag = "gol-bench-run";
+
+double bbox_area(const std::optional<BBox>& box) {
+  return box ? static_cast<double>(box->width()) * static_cast<double>(box->height()) : 0.0;
+}
+
+std::vector<std::string> child_command(const Workload& workload, const std::string& backend,
+                                       const RunSettings& settings) {
+  std::vector<std::string> argv = {settings.gol_executable,
+                                   "bench",
+                                   "--run-one",
+                                   workload.name,
+                                   "--backends",
+                                   backend,
+                                   "--threads",
+                                   std::to_string(settings.threads)};
+  if (settings.quick) argv.push_back("--quick");
+  if (settings.want_shape_hash) argv.push_back("--shape-hash");
+  return argv;
+}
+
+SingleRun run_isolated(const Workload& workload, const std::string& backend,
+                       const RunSettings& settings, uint64_t& peak_rss) {
+  const ChildResult child = run_child(child_command(workload, backend, settings));
+  if (child.exit_code != 0) {
+    throw RuntimeError("isolated run of " + backend + " on " + workload.name + " failed (" +
+                       (child.signal ? "signal " + std::to_string(child.signal)
+                                     : "exit " + std::to_string(child.exit_code)) +
+                       "): " + child.output.substr(0, 2000));
+  }
+  peak_rss = std::max(peak_rss, child.peak_rss_bytes);
+  return parse_single_run(child.output);
+}
+
+void check_repeat_agrees(const SingleRun& first, const SingleRun& run, const Workload& workload,
+                         const std::string& backend) {
+  if (run.population == first.population && run.cell_hash == first.cell_hash) return;
+  throw RuntimeError("backend " + backend + " ended " + workload.name +
+                     " differently on repeated runs (population " +
+                     std::to_string(first.population) + " then " + std::to_string(run.population) +
+                     ")");
+}
+
+template <typename Field>
+double median_of(const std::vector<SingleRun>& runs, Field field) {
+  std::vector<double> values;
+  for (const SingleRun& run : runs) values.push_back(field(run));
+  return median(std::move(values));
+}
+
+RunResult summarize(const Workload& workload, const Pattern& pattern, const std::string& backend,
+                    const std::vector<SingleRun>& runs) {
+  const SingleRun& last = runs.back();
+  RunResult result;
+  result.workload = workload.name;
+  result.backend = backend;
+  result.engine = Engine::kGol;
+  result.topology = workload.torus ? workload.torus->to_string() : "plane";
+  result.generations = workload.generations;
+  for (const SingleRun& run : runs) result.seconds.push_back(run.seconds);
+  result.median_seconds = median(result.seconds);
+  result.area = std::max(initial_area(pattern), last.final_area);
+  result.cells_computed = last.stats.cells_computed;
+  result.device_seconds =
+      median_of(runs, [](const SingleRun& r) { return r.stats.device_seconds; });
+  result.transfer_seconds =
+      median_of(runs, [](const SingleRun& r) { return r.stats.transfer_seconds; });
+  result.tiles_active = last.stats.tiles_active;
+  result.tiles_total = last.stats.tiles_total;
+  result.simd_target = last.stats.simd_target;
+  result.population = last.population;
+  result.cell_hash = last.cell_hash;
+  result.shape_hash = last.shape_hash;
+  return result;
+}
+
+}  // namespace
+
+double initial_area(const Pattern& pattern) {
+  if (pattern.topology && pattern.topology->is_torus()) {
+    return static_cast<double>(pattern.topology->width) *
+           static_cast<double>(pattern.topology->height);
+  }
+  return bbox_area(pattern.cells.bbox());
+}
+
+SingleRun run_once(const Workload& workload, const Pattern& pattern, const std::string& backend,
+                   int threads, bool want_shape_hash) {
+  WorldOptions options;
+  options.backend = backend;
+  options.backend_options.threads = threads;
+  World world(pattern, options);
+  const auto start = std::chrono::steady_clock::now();
+  world.advance(workload.generations);
+  const auto end = std::chrono::steady_clock::now();
+
+  SingleRun run;
+  run.seconds = std::chrono::duration<double>(end - start).count();
+  run.stats = world.stats();
+  run.population = world.population();
+  const CellSet cells = world.cells();
+  run.cell_hash = cell_hash(cells);
+  if (want_shape_hash) run.shape_hash = shape_hash(cells);
+  run.final_area = world.topology().is_torus() ? initial_area(pattern) : bbox_area(cells.bbox());
+  return run;
+}
+
+std::string format_single_run(const SingleRun& run) {
+  std::ostringstream out;
+  out.precision(17);
+  out << kResultTag << " seconds=" << run.seconds << " population=" << run.population
+      << " cell_hash=" << run.cell_hash << " final_area=" << run.final_area
+      << " cells_computed=" << run.stats.cells_computed
+      << " tiles_active=" << run.stats.tiles_active << " tiles_total=" << run.stats.tiles_total
+      << " device_seconds=" << run.stats.device_seconds
+      << " transfer_seconds=" << run.stats.transfer_seconds;
+  if (run.shape_hash) out << " shape_hash=" << *run.shape_hash;
+  if (!run.stats.simd_target.empty()) out << " simd_target=" << run.stats.simd_target;
+  return out.str();
+}
+
+SingleRun parse_single_run(const std::string& output) {
+  const size_t tag = output.rfind(kResultTag);
+  if (tag == std::string::npos) {
+    throw RuntimeError("no result line in the child's output: " + output.substr(0, 2000));
+  }
+  std::istringstream line(output.substr(tag + kResultTag.size()));
+  SingleRun run;
+  int fields = 0;
+  for (std::string item; line >> item;) {
+    const size_t eq = item.find('=');
+    if (eq == std::string::npos) break;
+    const std::string key = item.substr(0, eq);
+    std::istringstream value(item.substr(eq + 1));
+    if (key == "seconds")
+      value >> run.seconds;
+    else if (key == "population")
+      value >> run.population;
+    else if (key == "cell_hash")
+      value >> run.cell_hash;
+    else if (key == "final_area")
+      value >> run.final_area;
+    else if (key == "cells_computed")
+      value >> run.stats.cells_computed;
+    else if (key == "tiles_active")
+      value >> run.stats.tiles_active;
+    else if (key == "tiles_total")
+      value >> run.stats.tiles_total;
+    else if (key == "device_seconds")
+      value >> run.stats.device_seconds;
+    else if (key == "transfer_seconds")
+      value >> run.stats.transfer_seconds;
+    else if (key == "shape_hash")
+      value >> run.shape_hash.emplace();
+    else if (key == "simd_target")
+      value >> run.stats.simd_target;
+    else
+      continue;
+    if (value.fail()) throw RuntimeError("malformed '" + item + "' in the child's result line");
+    ++fields;
+  }
+  constexpr int kRequiredFields = 9;
+  if (fields < kRequiredFields) {
+    throw RuntimeError("incomplete result line from the child: " + output.substr(tag, 500));
+  }
+  return run;
+}
+
+RunResult run_backend(const Workload& workload, const Pattern& pattern, const std::string& backend,
+                      const RunSettings& settings) {
+  uint64_t peak_rss = 0;
+  auto one_run = [&] {
+    return settings.isolate
+               ? run_isolated(workload, backend, settings, peak_rss)
+               : run_once(workload, pattern, backend, settings.threads, settings.want_shape_hash);
+  };
+  for (int i = 0; i < settings.warmup; ++i) one_run();
+  std::vector<SingleRun> runs;
+  for (int i = 0; i < settings.repeats; ++i) {
+    runs.push_back(one_run());
+    check_repeat_agrees(runs.front(), runs.back(), workload, backend);
+  }
+  RunResult result = summarize(workload, pattern, backend, runs);
+  if (settings.isolate) result.peak_rss_bytes = peak_rss;
+  return result;
+}
+
+}  // namespace gol::bench

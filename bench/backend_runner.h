@@ -1,0 +1,56 @@
+// Times one workload on one of our backends: in this process, or with
+// --isolate one child process per run so each run's peak memory is its own.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "bench/bench_result.h"
+#include "bench/workloads.h"
+#include "engine/core/backend.h"
+#include "engine/core/pattern.h"
+
+namespace gol::bench {
+
+struct RunSettings {
+  int repeats = 3;
+  int warmup = 0;
+  int threads = 0;
+  bool quick = false;
+  bool isolate = false;
+  // Also hash the final cells with their bounding box moved to (0, 0), to
+  // compare with Golly's output (plane workloads only).
+  bool want_shape_hash = false;
+  // The `gol` executable re-run by --isolate.
+  std::string gol_executable;
+};
+
+// One timed run: World::advance only, construction and loading excluded.
+struct SingleRun {
+  double seconds = 0;
+  uint64_t population = 0;
+  uint64_t cell_hash = 0;
+  std::optional<uint64_t> shape_hash;
+  double final_area = 0;  // bounding box (plane) or torus area after the run
+  BackendStats stats;
+};
+
+SingleRun run_once(const Workload& workload, const Pattern& pattern, const std::string& backend,
+                   int threads, bool want_shape_hash);
+
+// The one-line form a --run-one child prints and its parent reads back.
+std::string format_single_run(const SingleRun& run);
+// Throws RuntimeError if `output` holds no well-formed result line.
+SingleRun parse_single_run(const std::string& output);
+
+// Cells counted for effective CUpS before any generation: the torus area, or
+// the pattern's bounding-box area on the plane.
+double initial_area(const Pattern& pattern);
+
+// Warm-up runs, then `repeats` timed runs; throws RuntimeError if repeated
+// runs of the backend end in different states.
+RunResult run_backend(const Workload& workload, const Pattern& pattern, const std::string& backend,
+                      const RunSettings& settings);
+
+}  // namespace gol::bench

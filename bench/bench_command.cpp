@@ -1,0 +1,233 @@
+// `gol bench`: picks workloads and backends, runs them (and bgolly), checks
+// that they agree, and writes the table, JSON and CSV.
+#include "bench/bench_command.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "bench/backend_runner.h"
+#include "bench/bench_options.h"
+#include "bench/child_process.h"
+#include "bench/golly_runner.h"
+#include "bench/report.h"
+#include "bench/workloads.h"
+#include "engine/backend_registry.h"
+#include "engine/core/error.h"
+
+namespace gol::bench {
+namespace {
+
+struct ChosenBackend {
+  std::string name;
+  bool is_cpu = true;
+};
+
+std::vector<ChosenBackend> choose_backends(const BenchOptions& options) {
+  const BackendRegistry& registry = BackendRegistry::builtin();
+  std::vector<ChosenBackend> chosen;
+  if (options.backends.empty()) {
+    for (const std::string& name : kDefaultBackends) {
+      const BackendInfo* info = registry.find(name);
+      if (info != nullptr && info->available()) chosen.push_back({info->name, info->is_cpu});
+    }
+    return chosen;
+  }
+  for (const std::string& name : options.backends) {
+    // Throws UsageError for unknown names, RuntimeError for unavailable ones.
+    const BackendInfo& info = registry.resolve(name, WorkloadHint{});
+    const bool seen = std::any_of(chosen.begin(), chosen.end(),
+                                  [&](const ChosenBackend& c) { return c.name == info.name; });
+    if (!seen) chosen.push_back({info.name, info.is_cpu});
+  }
+  return chosen;
+}
+
+std::string known_workloads(bool quick) {
+  std::string names;
+  for (const Workload& w : all_workloads(quick)) {
+    if (!names.empty()) names += ", ";
+    names += w.name;
+  }
+  return names;
+}
+
+std::vector<Workload> choose_workloads(const BenchOptions& options,
+                                       const std::vector<ChosenBackend>& backends) {
+  if (!options.workloads.empty()) {
+    std::vector<Workload> chosen;
+    for (const std::string& name : options.workloads) {
+      std::optional<Workload> w = find_workload(name, options.quick);
+      if (!w) {
+        throw UsageError("unknown workload '" + name +
+                         "' (known: " + known_workloads(options.quick) + ")");
+      }
+      chosen.push_back(std::move(*w));
+    }
+    return chosen;
+  }
+  std::vector<Workload> chosen = all_workloads(options.quick);
+  const bool gpu_chosen = std::any_of(backends.begin(), backends.end(),
+                                      [](const ChosenBackend& b) { return !b.is_cpu; });
+  if (!options.all_workloads && !gpu_chosen) {
+    std::erase_if(chosen, [](const Workload& w) { return w.gpu_only; });
+  }
+  return chosen;
+}
+
+std::string format_count(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2g", value);
+  return text;
+}
+
+// Why `backend` does not run `workload`; empty when it does.
+std::string skip_reason(const Workload& workload, const ChosenBackend& backend) {
+  if (workload.gpu_only && backend.is_cpu) return "GPU-only workload";
+  if (const std::optional<double> budget = reference_budget(backend.name);
+      budget && workload.dense_cell_updates > *budget) {
+    return "about " + format_count(workload.dense_cell_updates) +
+           " dense cell updates, over this reference backend's budget of " + format_count(*budget);
+  }
+  return {};
+}
+
+std::vector<std::string> golly_algorithms(const Workload& workload) {
+  switch (workload.golly) {
+    case GollyAlgos::kNone:
+      return {};
+    case GollyAlgos::kQuickLife:
+      return {"QuickLife"};
+    case GollyAlgos::kQuickAndHash:
+      return {"QuickLife", "HashLife"};
+  }
+  return {};
+}
+
+void run_workload(const Workload& workload, const std::vector<ChosenBackend>& backends,
+                  const BenchOptions& options, const std::optional<std::string>& bgolly,
+                  BenchReport& report) {
+  std::cerr << "gol bench: building " << workload.name << " (" << workload.pattern_spec << ")\n";
+  const Pattern pattern = build_workload_pattern(workload);
+  const std::vector<std::string> algorithms =
+      bgolly ? golly_algorithms(workload) : std::vector<std::string>{};
+  RunSettings settings;
+  settings.repeats = options.repeats;
+  settings.warmup = options.warmup;
+  settings.threads = options.threads;
+  settings.quick = options.quick;
+  settings.isolate = options.isolate;
+  settings.want_shape_hash = !algorithms.empty() && !workload.torus;
+  if (options.isolate) settings.gol_executable = self_executable();
+
+  for (const ChosenBackend& backend : backends) {
+    if (const std::string why = skip_reason(workload, backend); !why.empty()) {
+      report.skipped.push_back({workload.name, backend.name, why});
+      continue;
+    }
+    std::cerr << "gol bench: " << workload.name << " on " << backend.name << "\n";
+    report.results.push_back(run_backend(workload, pattern, backend.name, settings));
+  }
+  for (const std::string& algorithm : algorithms) {
+    std::cerr << "gol bench: " << workload.name << " on bgolly -a " << algorithm << "\n";
+    GollySettings golly{*bgolly, algorithm, options.repeats, settings.want_shape_hash};
+    try {
+      report.results.push_back(run_golly(workload, pattern, golly));
+    } catch (const RuntimeError& e) {
+      // Golly failing is not a disagreement of ours: note it and go on.
+      report.skipped.push_back({workload.name, golly_backend_name(algorithm), e.what()});
+    }
+  }
+}
+
+void print_workload_list(std::ostream& out, bool quick) {
+  for (const Workload& w : all_workloads(quick)) {
+    out << w.name << ": " << w.description << ", " << w.generations << " generations"
+        << (w.gpu_only ? " (GPU backends only)" : "") << "\n";
+  }
+}
+
+// Writes through a temporary file and a rename, so a failed run never
+// leaves half a file; "-" is stdout.
+void write_output(const std::string& path, const BenchReport& report,
+                  void (*writer)(std::ostream&, const BenchReport&)) {
+  if (path == "-") {
+    writer(std::cout, report);
+    return;
+  }
+  const std::string temporary = path + ".tmp";
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    if (out) writer(out, report);
+    if (!out) throw RuntimeError("cannot write " + temporary);
+  }
+  std::error_code ec;
+  std::filesystem::rename(temporary, path, ec);
+  if (ec) throw RuntimeError("cannot rename " + temporary + " to " + path + ": " + ec.message());
+}
+
+int run_one(const BenchOptions& options) {
+  const std::optional<Workload> workload = find_workload(*options.run_one, options.quick);
+  if (!workload) throw UsageError("unknown workload '" + *options.run_one + "'");
+  if (options.backends.size() != 1) throw UsageError("--run-one needs exactly one backend");
+  const Pattern pattern = build_workload_pattern(*workload);
+  const SingleRun run =
+      run_once(*workload, pattern, options.backends.front(), options.threads, options.shape_hash);
+  std::cout << format_single_run(run) << std::endl;
+  return 0;
+}
+
+std::string command_line(const std::vector<std::string>& args) {
+  std::string text = "gol bench";
+  for (const std::string& arg : args) text += " " + arg;
+  return text;
+}
+
+}  // namespace
+
+int run_bench_command(const std::vector<std::string>& args) {
+  const BenchOptions options = parse_bench_options(args);
+  if (options.help) {
+    std::cout << bench_usage();
+    return 0;
+  }
+  if (options.run_one) return run_one(options);
+  if (options.list) {
+    print_workload_list(std::cout, options.quick);
+    return 0;
+  }
+  const std::vector<ChosenBackend> backends = choose_backends(options);
+  const std::vector<Workload> workloads = choose_workloads(options, backends);
+  std::optional<std::string> bgolly;
+  BenchReport report;
+  report.machine = current_machine(options.threads);
+  if (options.golly == GollyMode::kAuto) {
+    bgolly = find_bgolly();
+    if (!bgolly) report.skipped.push_back({"all", "bgolly", "bgolly is not on PATH"});
+  }
+  for (const Workload& workload : workloads) {
+    run_workload(workload, backends, options, bgolly, report);
+  }
+  report.command_line = command_line(args);
+  report.repeats = options.repeats;
+  report.warmup = options.warmup;
+  report.quick = options.quick;
+  report.isolate = options.isolate;
+  derive_comparisons(report.results);
+  report.disagreements = check_agreement(report.results);
+
+  const bool stdout_taken = (options.json_path && *options.json_path == "-") ||
+                            (options.csv_path && *options.csv_path == "-");
+  write_table(stdout_taken ? std::cerr : std::cout, report);
+  if (options.json_path) write_output(*options.json_path, report, write_json);
+  if (options.csv_path) write_output(*options.csv_path, report, write_csv);
+  if (!report.disagreements.empty()) {
+    throw RuntimeError("backends disagree on " + std::to_string(report.disagreements.size()) +
+                       " result(s); see the check lines above");
+  }
+  return 0;
+}
+
+}  // namespace gol::bench

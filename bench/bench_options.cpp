@@ -1,0 +1,158 @@
+// Parses `gol bench` flags; every mistake is a UsageError naming the flag.
+#include "bench/bench_options.h"
+
+#include <charconv>
+#include <optional>
+#include <utility>
+
+#include "engine/core/error.h"
+
+namespace gol::bench {
+namespace {
+
+constexpr int kMaxRepeats = 1000;
+constexpr int kMaxThreads = 4096;
+
+std::vector<std::string> split_list(const std::string& flag, const std::string& value) {
+  std::vector<std::string> items;
+  size_t start = 0;
+  while (start <= value.size()) {
+    const size_t comma = value.find(',', start);
+    const size_t end = comma == std::string::npos ? value.size() : comma;
+    if (end == start) throw UsageError(flag + ": empty name in '" + value + "'");
+    items.push_back(value.substr(start, end - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return items;
+}
+
+int parse_count(const std::string& flag, const std::string& value, int min, int max) {
+  int n = 0;
+  const char* end = value.data() + value.size();
+  const auto [ptr, ec] = std::from_chars(value.data(), end, n);
+  if (ec != std::errc() || ptr != end || n < min || n > max) {
+    throw UsageError(flag + " wants a whole number from " + std::to_string(min) + " to " +
+                     std::to_string(max) + ", not '" + value + "'");
+  }
+  return n;
+}
+
+// Accepts "--flag VALUE" and "--flag=VALUE".
+class ArgReader {
+ public:
+  explicit ArgReader(const std::vector<std::string>& args) : args_(args) {}
+  bool done() const { return index_ >= args_.size(); }
+  // The next flag's name, with any "=VALUE" split off for value().
+  std::string next_flag() {
+    std::string arg = args_[index_++];
+    inline_value_.reset();
+    if (const size_t eq = arg.find('='); arg.starts_with("--") && eq != std::string::npos) {
+      inline_value_ = arg.substr(eq + 1);
+      arg.resize(eq);
+    }
+    return arg;
+  }
+  std::string value(const std::string& flag) {
+    if (inline_value_) return *std::exchange(inline_value_, std::nullopt);
+    if (done()) throw UsageError(flag + " needs a value");
+    return args_[index_++];
+  }
+  void expect_no_value(const std::string& flag) const {
+    if (inline_value_) throw UsageError(flag + " takes no value");
+  }
+
+ private:
+  const std::vector<std::string>& args_;
+  size_t index_ = 0;
+  std::optional<std::string> inline_value_;
+};
+
+}  // namespace
+
+BenchOptions parse_bench_options(const std::vector<std::string>& args) {
+  BenchOptions options;
+  ArgReader reader(args);
+  while (!reader.done()) {
+    const std::string flag = reader.next_flag();
+    if (flag == "--workloads") {
+      const std::string value = reader.value(flag);
+      if (value == "all") {
+        options.all_workloads = true;
+      } else {
+        options.workloads = split_list(flag, value);
+      }
+    } else if (flag == "--backends") {
+      options.backends = split_list(flag, reader.value(flag));
+    } else if (flag == "--repeats") {
+      options.repeats = parse_count(flag, reader.value(flag), 1, kMaxRepeats);
+    } else if (flag == "--warmup") {
+      options.warmup = parse_count(flag, reader.value(flag), 0, kMaxRepeats);
+    } else if (flag == "--threads") {
+      options.threads = parse_count(flag, reader.value(flag), 0, kMaxThreads);
+    } else if (flag == "--golly") {
+      const std::string value = reader.value(flag);
+      if (value == "auto") {
+        options.golly = GollyMode::kAuto;
+      } else if (value == "off") {
+        options.golly = GollyMode::kOff;
+      } else {
+        throw UsageError("--golly wants 'auto' or 'off', not '" + value + "'");
+      }
+    } else if (flag == "--json") {
+      options.json_path = reader.value(flag);
+    } else if (flag == "--csv") {
+      options.csv_path = reader.value(flag);
+    } else if (flag == "--run-one") {
+      options.run_one = reader.value(flag);
+    } else if (flag == "--list") {
+      reader.expect_no_value(flag);
+      options.list = true;
+    } else if (flag == "--quick") {
+      reader.expect_no_value(flag);
+      options.quick = true;
+    } else if (flag == "--isolate") {
+      reader.expect_no_value(flag);
+      options.isolate = true;
+    } else if (flag == "--shape-hash") {
+      reader.expect_no_value(flag);
+      options.shape_hash = true;
+    } else if (flag == "--help" || flag == "-h") {
+      reader.expect_no_value(flag);
+      options.help = true;
+    } else {
+      throw UsageError("gol bench: unknown option '" + flag + "' (see gol bench --help)");
+    }
+  }
+  if (options.json_path && options.csv_path && *options.json_path == "-" &&
+      *options.csv_path == "-") {
+    throw UsageError("--json - and --csv - cannot both write to stdout");
+  }
+  return options;
+}
+
+std::string bench_usage() {
+  return R"(usage: gol bench [options]
+Runs named workloads on chosen backends and prints wall time, effective and
+computed CUpS and speed-ups; every run ends with a check that all backends
+(and Golly, when run) agree on the final population and cells.
+
+  --workloads A,B,...|all  workloads to run (default: all but the GPU-only
+                           ones, which run by default where a GPU backend is
+                           chosen); see --list
+  --backends X,Y,...       backends (default: those available among
+                           serial, bit, simd, simd-xsimd, gpu)
+  --repeats N              timed runs per backend; the median is reported (3)
+  --warmup N               untimed runs before the timed ones (0)
+  --threads N              CPU threads for the backends (0: all)
+  --golly auto|off         also run bgolly (QuickLife, HashLife) when on PATH
+  --json FILE|-            write the results as JSON
+  --csv FILE|-             write the results as CSV
+  --isolate                each run in its own process, to measure peak memory
+  --quick                  scaled-down workloads for smoke tests
+  --list                   list the workloads and exit
+  --help                   this text
+)";
+}
+
+}  // namespace gol::bench

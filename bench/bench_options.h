@@ -1,0 +1,47 @@
+// The `gol bench` command line, parsed into BenchOptions.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gol::bench {
+
+enum class GollyMode { kAuto, kOff };
+
+struct BenchOptions {
+  // Empty: the default set (every workload the chosen backends can run).
+  std::vector<std::string> workloads;
+  bool all_workloads = false;
+  // Empty: every available backend among kDefaultBackends.
+  std::vector<std::string> backends;
+  int repeats = 3;
+  int warmup = 0;
+  int threads = 0;  // 0: every hardware thread
+  GollyMode golly = GollyMode::kAuto;
+  std::optional<std::string> json_path;  // "-" is stdout
+  std::optional<std::string> csv_path;   // "-" is stdout
+  bool list = false;
+  bool quick = false;
+  // Each run in a child process, so its peak memory can be measured.
+  bool isolate = false;
+  bool help = false;
+  // Internal: run this one workload once and print a result line (the
+  // child side of --isolate).
+  std::optional<std::string> run_one;
+  // Internal: with --run-one, also print the shape hash.
+  bool shape_hash = false;
+};
+
+// The backends run when --backends is not given (those compiled in and
+// available here), in table order.
+inline const std::vector<std::string> kDefaultBackends = {"serial", "bit", "simd", "simd-xsimd",
+                                                          "gpu"};
+
+// `args`: everything after "gol bench". Throws UsageError.
+BenchOptions parse_bench_options(const std::vector<std::string>& args);
+
+// The usage text printed by --help.
+std::string bench_usage();
+
+}  // namespace gol::bench

@@ -1,0 +1,77 @@
+// bgolly as a baseline: same pattern (written by our RLE writer), timed as a
+// whole process, its output read back through our reader for the check.
+#include "bench/golly_runner.h"
+
+#include <algorithm>
+
+#include "bench/agreement.h"
+#include "bench/backend_runner.h"
+#include "bench/child_process.h"
+#include "engine/core/error.h"
+#include "patterns/pattern_io.h"
+
+namespace gol::bench {
+namespace {
+
+// `output` empty: no -o, so a timed run does not pay for writing a result
+// our backends never write.
+ChildResult run_bgolly(const GollySettings& settings, uint64_t generations,
+                       const std::string& input, const std::string& output) {
+  std::vector<std::string> argv = {
+      settings.bgolly, "-a", settings.algorithm, "-m", std::to_string(generations), "-q", "-q"};
+  if (!output.empty()) argv.insert(argv.end(), {"-o", output});
+  argv.push_back(input);
+  ChildResult child = run_child(argv);
+  if (child.exit_code != 0) {
+    throw RuntimeError("bgolly -a " + settings.algorithm + " failed (" +
+                       (child.signal ? "signal " + std::to_string(child.signal)
+                                     : "exit " + std::to_string(child.exit_code)) +
+                       "): " + child.output.substr(0, 2000));
+  }
+  return child;
+}
+
+}  // namespace
+
+std::optional<std::string> find_bgolly() { return find_on_path("bgolly"); }
+
+std::string golly_backend_name(const std::string& algorithm) { return "bgolly-" + algorithm; }
+
+RunResult run_golly(const Workload& workload, const Pattern& pattern,
+                    const GollySettings& settings) {
+  const TempDir dir;
+  const std::string input = dir.file("in.rle");
+  const std::string output = dir.file("out.rle");
+  patterns::write_pattern_file(input, pattern);
+
+  RunResult result;
+  result.workload = workload.name;
+  result.backend = golly_backend_name(settings.algorithm);
+  result.engine = Engine::kGolly;
+  result.topology = workload.torus ? workload.torus->to_string() : "plane";
+  result.generations = workload.generations;
+  result.load_seconds = run_bgolly(settings, 0, input, "").wall_seconds;
+  uint64_t peak_rss = 0;
+  for (int i = 0; i < settings.repeats; ++i) {
+    const ChildResult child = run_bgolly(settings, workload.generations, input, "");
+    result.seconds.push_back(child.wall_seconds);
+    peak_rss = std::max(peak_rss, child.peak_rss_bytes);
+  }
+  result.median_seconds = median(result.seconds);
+  result.peak_rss_bytes = peak_rss;
+  // One more, untimed run writes the result for the check.
+  run_bgolly(settings, workload.generations, input, output);
+
+  const Pattern final_pattern = patterns::read_pattern_file(output);
+  result.population = final_pattern.cells.population();
+  if (settings.want_shape_hash) result.shape_hash = shape_hash(final_pattern.cells);
+  double final_area = 0;
+  if (const std::optional<BBox> box = final_pattern.cells.bbox()) {
+    final_area = static_cast<double>(box->width()) * static_cast<double>(box->height());
+  }
+  result.area =
+      workload.torus ? initial_area(pattern) : std::max(initial_area(pattern), final_area);
+  return result;
+}
+
+}  // namespace gol::bench

@@ -1,0 +1,372 @@
+// Formats bench results as an aligned table, JSON and CSV. JSON and CSV are
+// written from one list of fields per result so they can never disagree.
+#include "bench/report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <variant>
+
+namespace gol::bench {
+namespace {
+
+using Value = std::variant<std::monostate, double, uint64_t, std::string>;
+
+struct Field {
+  std::string key;
+  Value value;
+};
+
+Value optional_value(const std::optional<double>& v) {
+  return v ? Value(*v) : Value(std::monostate{});
+}
+
+Value optional_value(const std::optional<uint64_t>& v) {
+  return v ? Value(*v) : Value(std::monostate{});
+}
+
+std::string hex(uint64_t value) {
+  char text[19];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(value));
+  return text;
+}
+
+std::string join_seconds(const std::vector<double>& seconds) {
+  std::string text;
+  for (double s : seconds) {
+    char item[32];
+    std::snprintf(item, sizeof item, "%.6g", s);
+    if (!text.empty()) text += ';';
+    text += item;
+  }
+  return text;
+}
+
+std::vector<Field> result_fields(const RunResult& r) {
+  const bool golly = r.engine == Engine::kGolly;
+  auto when_nonzero = [](double v) { return v > 0 ? Value(v) : Value(std::monostate{}); };
+  return {
+      {"workload", r.workload},
+      {"backend", r.backend},
+      {"engine", std::string(golly ? "golly" : "gol")},
+      {"topology", r.topology},
+      {"generations", r.generations},
+      {"median_seconds", r.median_seconds},
+      {"seconds", join_seconds(r.seconds)},
+      {"area", r.area},
+      {"effective_cups", r.effective_cups()},
+      {"computed_cups", optional_value(r.computed_cups())},
+      {"device_seconds", when_nonzero(r.device_seconds)},
+      {"transfer_seconds", when_nonzero(r.transfer_seconds)},
+      {"device_cups", optional_value(r.device_cups())},
+      {"speedup", optional_value(r.speedup)},
+      {"speedup_baseline", r.speedup_baseline},
+      {"vs_quicklife", optional_value(r.vs_quicklife)},
+      {"vs_hashlife", optional_value(r.vs_hashlife)},
+      {"peak_rss_bytes", optional_value(r.peak_rss_bytes)},
+      {"golly_load_seconds", optional_value(r.load_seconds)},
+      {"population", r.population},
+      {"cell_hash", r.cell_hash ? Value(hex(*r.cell_hash)) : Value(std::monostate{})},
+      {"simd_target", r.simd_target},
+      {"tiles_active", r.tiles_active},
+      {"tiles_total", r.tiles_total},
+  };
+}
+
+std::string number_text(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.9g", v);
+  return text;
+}
+
+std::string json_string(const std::string& s) {
+  std::string out = "\"";
+  for (const char c : s) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char escaped[8];
+          std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
+          out += escaped;
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out + "\"";
+}
+
+std::string json_value(const Value& value) {
+  if (const double* d = std::get_if<double>(&value)) {
+    return std::isfinite(*d) ? number_text(*d) : "null";
+  }
+  if (const uint64_t* u = std::get_if<uint64_t>(&value)) return std::to_string(*u);
+  if (const std::string* s = std::get_if<std::string>(&value)) return json_string(*s);
+  return "null";
+}
+
+std::string csv_value(const Value& value) {
+  if (std::holds_alternative<std::monostate>(value)) return "";
+  if (const std::string* s = std::get_if<std::string>(&value)) {
+    if (s->find_first_of(",\"\n") == std::string::npos) return *s;
+    std::string quoted = "\"";
+    for (const char c : *s) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return quoted + "\"";
+  }
+  return json_value(value);
+}
+
+// --- the text table ---------------------------------------------------------
+
+std::string fixed(double v, const char* format) {
+  char text[32];
+  std::snprintf(text, sizeof text, format, v);
+  return text;
+}
+
+std::string seconds_text(double s) { return fixed(s, s < 10 ? "%.4f" : "%.2f"); }
+
+std::string ratio_text(const std::optional<double>& v) { return v ? fixed(*v, "%.2fx") : "-"; }
+
+std::string speedup_text(const RunResult& r) {
+  if (!r.speedup) return "-";
+  std::string text = ratio_text(r.speedup);
+  if (r.speedup_baseline != "serial") text += " (" + r.speedup_baseline + ")";
+  return text;
+}
+
+struct Column {
+  std::string title;
+  bool left_aligned;
+  std::vector<std::string> cells;
+};
+
+bool any_of_results(const BenchReport& report, auto predicate) {
+  return std::any_of(report.results.begin(), report.results.end(), predicate);
+}
+
+std::vector<Column> table_columns(const BenchReport& report) {
+  const bool device = any_of_results(
+      report, [](const RunResult& r) { return r.device_seconds > 0 || r.transfer_seconds > 0; });
+  const bool memory =
+      any_of_results(report, [](const RunResult& r) { return r.peak_rss_bytes.has_value(); });
+  std::vector<Column> columns = {{"workload", true, {}},  {"backend", true, {}},
+                                 {"gens", false, {}},     {"median s", false, {}},
+                                 {"eff CUpS", false, {}}, {"comp CUpS", false, {}}};
+  if (device) {
+    for (const char* title : {"device s", "xfer s", "dev CUpS"})
+      columns.push_back({title, false, {}});
+  }
+  for (const char* title : {"speed-up", "vs QL", "vs HL"}) columns.push_back({title, false, {}});
+  if (memory) columns.push_back({"peak MiB", false, {}});
+  columns.push_back({"population", false, {}});
+
+  for (const RunResult& r : report.results) {
+    std::vector<std::string> row = {r.workload,
+                                    r.backend,
+                                    std::to_string(r.generations),
+                                    seconds_text(r.median_seconds),
+                                    si_format(r.effective_cups()),
+                                    r.computed_cups() ? si_format(*r.computed_cups()) : "-"};
+    if (device) {
+      row.push_back(r.device_seconds > 0 ? seconds_text(r.device_seconds) : "-");
+      row.push_back(r.transfer_seconds > 0 ? seconds_text(r.transfer_seconds) : "-");
+      row.push_back(r.device_cups() ? si_format(*r.device_cups()) : "-");
+    }
+    row.push_back(speedup_text(r));
+    row.push_back(ratio_text(r.vs_quicklife));
+    row.push_back(ratio_text(r.vs_hashlife));
+    if (memory) {
+      row.push_back(r.peak_rss_bytes
+                        ? fixed(static_cast<double>(*r.peak_rss_bytes) / (1 << 20), "%.1f")
+                        : "-");
+    }
+    row.push_back(std::to_string(r.population));
+    for (size_t i = 0; i < columns.size(); ++i) columns[i].cells.push_back(row[i]);
+  }
+  return columns;
+}
+
+void write_padded(std::ostream& out, const std::string& text, size_t width, bool left) {
+  const std::string pad(width > text.size() ? width - text.size() : 0, ' ');
+  out << (left ? text + pad : pad + text);
+}
+
+void write_rows(std::ostream& out, const std::vector<Column>& columns, size_t rows) {
+  std::vector<size_t> widths;
+  for (const Column& c : columns) {
+    size_t w = c.title.size();
+    for (const std::string& cell : c.cells) w = std::max(w, cell.size());
+    widths.push_back(w);
+  }
+  for (size_t row = 0; row <= rows; ++row) {
+    for (size_t i = 0; i < columns.size(); ++i) {
+      if (i > 0) out << "  ";
+      const std::string& text = row == 0 ? columns[i].title : columns[i].cells[row - 1];
+      write_padded(out, text, widths[i], columns[i].left_aligned);
+    }
+    out << '\n';
+  }
+}
+
+void write_golly_notes(std::ostream& out, const BenchReport& report) {
+  bool any = false;
+  for (const RunResult& r : report.results) {
+    if (r.engine != Engine::kGolly) continue;
+    if (!any) {
+      out << "bgolly rows time the whole process (read the RLE, run; no output written);\n"
+             "the same command with -m 0 (reading only) took:\n";
+      any = true;
+    }
+    out << "  " << r.workload << " " << r.backend << ": "
+        << (r.load_seconds ? seconds_text(*r.load_seconds) : std::string("-")) << " s\n";
+  }
+}
+
+}  // namespace
+
+std::string si_format(double value) {
+  static constexpr const char* kPrefixes[] = {"", "k", "M", "G", "T", "P", "E"};
+  if (!std::isfinite(value) || value <= 0) return "0";
+  int prefix = 0;
+  while (value >= 1000 && prefix < 6) {
+    value /= 1000;
+    ++prefix;
+  }
+  const char* format = value >= 100 ? "%.0f" : value >= 10 ? "%.1f" : "%.2f";
+  return fixed(value, format) + (prefix ? std::string(" ") + kPrefixes[prefix] : "");
+}
+
+void derive_comparisons(std::vector<RunResult>& results) {
+  std::map<std::string, const RunResult*> baseline, quicklife, hashlife;
+  for (const RunResult& r : results) {
+    if (r.engine == Engine::kGolly) {
+      if (r.backend == "bgolly-QuickLife") quicklife[r.workload] = &r;
+      if (r.backend == "bgolly-HashLife") hashlife[r.workload] = &r;
+      continue;
+    }
+    const RunResult*& base = baseline[r.workload];
+    const bool base_is_serial = base != nullptr && base->backend == "serial";
+    if (r.backend == "serial" ||
+        (!base_is_serial && (base == nullptr || r.median_seconds > base->median_seconds))) {
+      base = &r;
+    }
+  }
+  auto ratio = [](const std::map<std::string, const RunResult*>& reference,
+                  const RunResult& r) -> std::optional<double> {
+    const auto it = reference.find(r.workload);
+    if (it == reference.end() || r.median_seconds <= 0) return std::nullopt;
+    return it->second->median_seconds / r.median_seconds;
+  };
+  for (RunResult& r : results) {
+    if (const auto it = baseline.find(r.workload); it != baseline.end()) {
+      r.speedup_baseline = it->second->backend;
+    }
+    r.speedup = ratio(baseline, r);
+    if (r.engine == Engine::kGol) {
+      r.vs_quicklife = ratio(quicklife, r);
+      r.vs_hashlife = ratio(hashlife, r);
+    }
+  }
+}
+
+const std::vector<std::string>& result_keys() {
+  static const std::vector<std::string> keys = [] {
+    std::vector<std::string> out;
+    for (const Field& f : result_fields(RunResult{})) out.push_back(f.key);
+    return out;
+  }();
+  return keys;
+}
+
+void write_table(std::ostream& out, const BenchReport& report) {
+  const MachineInfo& m = report.machine;
+  out << "gol bench  " << m.date_utc << "\n"
+      << "machine: " << m.cpu_model << ", " << m.hardware_threads << " hardware threads; "
+      << m.threads_used << " threads used\n"
+      << "command: " << report.command_line << "\n"
+      << "median of " << report.repeats << " timed run" << (report.repeats == 1 ? "" : "s")
+      << (report.warmup ? " after " + std::to_string(report.warmup) + " warm-up" : std::string())
+      << "; our timings are World::advance only (loading excluded)"
+      << (report.quick ? "; --quick (scaled-down workloads)" : "") << "\n\n";
+  write_rows(out, table_columns(report), report.results.size());
+  out << "\neff CUpS: area x generations / median wall seconds, area being the torus, or on\n"
+         "the plane the larger of the initial and final bounding boxes. comp CUpS: cells\n"
+         "the backend evaluated / median wall seconds. speed-up: over serial, or where\n"
+         "serial did not run, over the slowest of our backends, named in parentheses.\n"
+         "vs QL / vs HL: bgolly QuickLife / HashLife time over ours (above 1: we are faster).\n";
+  write_golly_notes(out, report);
+  for (const SkippedRun& s : report.skipped) {
+    out << "skipped " << s.backend << " on " << s.workload << ": " << s.reason << "\n";
+  }
+  if (report.disagreements.empty()) {
+    out << "check: all backends agree on every workload's final population and cells\n";
+  } else {
+    for (const Disagreement& d : report.disagreements) {
+      out << "check FAILED on " << d.workload << ": " << d.message << "\n";
+    }
+  }
+}
+
+void write_json(std::ostream& out, const BenchReport& report) {
+  const MachineInfo& m = report.machine;
+  out << "{\n  \"machine\": {\"cpu\": " << json_string(m.cpu_model)
+      << ", \"hardware_threads\": " << m.hardware_threads
+      << ", \"threads_used\": " << m.threads_used << "},\n"
+      << "  \"date\": " << json_string(m.date_utc) << ",\n"
+      << "  \"command\": " << json_string(report.command_line) << ",\n"
+      << "  \"repeats\": " << report.repeats << ",\n"
+      << "  \"warmup\": " << report.warmup << ",\n"
+      << "  \"quick\": " << (report.quick ? "true" : "false") << ",\n"
+      << "  \"isolate\": " << (report.isolate ? "true" : "false") << ",\n"
+      << "  \"results\": [";
+  for (size_t i = 0; i < report.results.size(); ++i) {
+    out << (i ? ",\n    {" : "\n    {");
+    const std::vector<Field> fields = result_fields(report.results[i]);
+    for (size_t f = 0; f < fields.size(); ++f) {
+      out << (f ? ", " : "") << json_string(fields[f].key) << ": " << json_value(fields[f].value);
+    }
+    out << "}";
+  }
+  out << (report.results.empty() ? "],\n" : "\n  ],\n") << "  \"skipped\": [";
+  for (size_t i = 0; i < report.skipped.size(); ++i) {
+    const SkippedRun& s = report.skipped[i];
+    out << (i ? ", " : "") << "{\"workload\": " << json_string(s.workload)
+        << ", \"backend\": " << json_string(s.backend) << ", \"reason\": " << json_string(s.reason)
+        << "}";
+  }
+  out << "],\n  \"check\": {\"passed\": " << (report.disagreements.empty() ? "true" : "false")
+      << ", \"mismatches\": [";
+  for (size_t i = 0; i < report.disagreements.size(); ++i) {
+    const Disagreement& d = report.disagreements[i];
+    out << (i ? ", " : "") << "{\"workload\": " << json_string(d.workload)
+        << ", \"message\": " << json_string(d.message) << "}";
+  }
+  out << "]}\n}\n";
+}
+
+void write_csv(std::ostream& out, const BenchReport& report) {
+  const std::vector<std::string>& keys = result_keys();
+  for (size_t i = 0; i < keys.size(); ++i) out << (i ? "," : "") << keys[i];
+  out << '\n';
+  for (const RunResult& r : report.results) {
+    const std::vector<Field> fields = result_fields(r);
+    for (size_t i = 0; i < fields.size(); ++i) out << (i ? "," : "") << csv_value(fields[i].value);
+    out << '\n';
+  }
+}
+
+}  // namespace gol::bench

@@ -1,0 +1,141 @@
+// The workload table behind `gol bench --list`, and how each one is built.
+#include "bench/workloads.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "engine/core/error.h"
+#include "patterns/pattern_io.h"
+
+namespace gol::bench {
+namespace {
+
+constexpr double kSoupDensity = 0.5;
+constexpr uint64_t kSoupSeed = 1;
+
+uint64_t scaled_generations(uint64_t generations, bool quick) {
+  return quick ? std::max<uint64_t>(1, generations / kQuickGenerationDivisor) : generations;
+}
+
+int64_t scaled_side(int64_t side, bool quick) {
+  return quick ? std::max(kQuickMinSide, side / kQuickSideDivisor) : side;
+}
+
+std::string soup_spec(int64_t side) {
+  return "soup:" + std::to_string(side) + "x" + std::to_string(side) +
+         ":0.5:" + std::to_string(kSoupSeed);
+}
+
+Workload torus_soup(int64_t side, uint64_t generations, bool quick, bool gpu_only) {
+  const int64_t s = scaled_side(side, quick);
+  Workload w;
+  w.name = (gpu_only ? "gpu-torus-" : "torus-") + std::to_string(side);
+  w.description = "dense 50% soup on a " + std::to_string(s) + "x" + std::to_string(s) + " torus";
+  w.pattern_spec = soup_spec(s);
+  w.torus = Topology::torus(s, s);
+  w.generations = scaled_generations(generations, quick);
+  w.dense_cell_updates =
+      static_cast<double>(s) * static_cast<double>(s) * static_cast<double>(w.generations);
+  w.gpu_only = gpu_only;
+  w.golly = gpu_only ? GollyAlgos::kNone : GollyAlgos::kQuickLife;
+  return w;
+}
+
+// Escaping gliders grow a dense grid by about half a cell a generation
+// (c/4 on each side), which is what makes plane soups costly for the
+// reference backends.
+Workload plane_soup(int64_t side, uint64_t generations, bool quick) {
+  const int64_t s = scaled_side(side, quick);
+  Workload w;
+  w.name = "plane-" + std::to_string(side);
+  w.description =
+      "50% soup of " + std::to_string(s) + "x" + std::to_string(s) + " on the unbounded plane";
+  w.pattern_spec = soup_spec(s);
+  w.generations = scaled_generations(generations, quick);
+  const double final_side = static_cast<double>(s) + static_cast<double>(w.generations) / 2;
+  w.dense_cell_updates = final_side * final_side * static_cast<double>(w.generations);
+  return w;
+}
+
+// `final_area`: the bounding-box area Golly reports at the last generation,
+// used only for the reference-backend budget (the grid grows about evenly,
+// so its mean area is taken as half the final one).
+Workload catalogue_run(std::string name, std::string builtin, std::string description,
+                       uint64_t generations, double final_area, bool quick) {
+  Workload w;
+  w.name = std::move(name);
+  w.description = std::move(description);
+  w.pattern_spec = "builtin:" + builtin;
+  w.generations = scaled_generations(generations, quick);
+  // With --quick the run is shorter and the grid smaller; scaling the area
+  // like the generations keeps the estimate on the safe side.
+  w.dense_cell_updates = final_area / 2 * static_cast<double>(w.generations) *
+                         (quick ? 1.0 / kQuickGenerationDivisor : 1.0);
+  w.golly = GollyAlgos::kQuickAndHash;
+  return w;
+}
+
+void add_catalogue_workloads(std::vector<Workload>& out, bool quick) {
+  // Final areas as bgolly 3.3 reports them at the last generation.
+  out.push_back(catalogue_run("r-pentomino", "r-pentomino",
+                              "methuselah, 116 cells at generation 1103", 1103, 501.0 * 525,
+                              quick));
+  out.push_back(catalogue_run("acorn", "acorn", "methuselah, 633 cells at generation 5206", 5206,
+                              2325.0 * 2497, quick));
+  out.push_back(catalogue_run("rabbits", "rabbits", "methuselah, stable with 1744 cells at 17331",
+                              17331, 8594.0 * 8338, quick));
+  out.push_back(catalogue_run("lidka", "lidka-predecessor",
+                              "methuselah (Lidka's predecessor), 1623 cells at 29056", 29056,
+                              14322.0 * 14342, quick));
+  out.push_back(catalogue_run("spacefiller", "spacefiller",
+                              "Holzwart's spacefiller: quadratic growth of dense agar", 8000,
+                              8049.0 * 8026, quick));
+  out.push_back(catalogue_run("switch-engine", "switch-engine",
+                              "10-cell seed of a block-laying switch engine: linear growth", 100000,
+                              33237.0 * 33240, quick));
+  out.push_back(catalogue_run("gosper-gun", "gosper-gun",
+                              "Gosper glider gun: a stream of 3333 gliders", 100000,
+                              25018.0 * 25005, quick));
+}
+
+}  // namespace
+
+std::vector<Workload> all_workloads(bool quick) {
+  std::vector<Workload> out;
+  out.push_back(torus_soup(1024, 1000, quick, false));
+  out.push_back(torus_soup(2048, 1000, quick, false));
+  out.push_back(torus_soup(4096, 500, quick, false));
+  out.push_back(torus_soup(8192, 200, quick, false));
+  out.push_back(torus_soup(16384, 100, quick, false));
+  out.push_back(plane_soup(2048, 2000, quick));
+  out.push_back(plane_soup(8192, 2000, quick));
+  add_catalogue_workloads(out, quick);
+  for (int64_t side : {4096, 8192, 16384, 32768, 65536}) {
+    out.push_back(torus_soup(side, 1024, quick, true));
+  }
+  return out;
+}
+
+std::optional<Workload> find_workload(std::string_view name, bool quick) {
+  for (Workload& w : all_workloads(quick)) {
+    if (w.name == name) return std::move(w);
+  }
+  return std::nullopt;
+}
+
+Pattern build_workload_pattern(const Workload& workload) {
+  Pattern pattern = patterns::load_pattern(workload.pattern_spec);
+  if (workload.torus) pattern.topology = workload.torus;
+  pattern.name = workload.name;
+  return pattern;
+}
+
+std::optional<double> reference_budget(std::string_view backend) {
+  // About half a minute each on one core of the 2-core dev machine.
+  if (backend == "serial") return 3e9;
+  if (backend == "nibble") return 1e10;
+  if (backend == "bit") return 3e10;
+  return std::nullopt;
+}
+
+}  // namespace gol::bench

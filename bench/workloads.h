@@ -1,0 +1,56 @@
+// The named workloads `gol bench` runs: soups on the torus and the plane,
+// methuselahs, a spacefiller or breeder, a long-running gun, and GPU sizes.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/core/pattern.h"
+
+namespace gol::bench {
+
+// Which Golly algorithms are worth running on a workload: HashLife only
+// pays on regular patterns, and on soups it mostly burns memory.
+enum class GollyAlgos { kNone, kQuickLife, kQuickAndHash };
+
+struct Workload {
+  std::string name;
+  std::string description;
+  // "builtin:NAME" or "soup:WxH:DENSITY:SEED", as load_pattern() takes it.
+  std::string pattern_spec;
+  // Set for torus workloads; the pattern carries it (and so the RLE handed to
+  // Golly gets the ":Tw,h" rule suffix).
+  std::optional<Topology> torus;
+  uint64_t generations = 0;
+  // Rough number of cell updates a dense-grid reference backend (serial,
+  // nibble, bit) makes: grid area, grown by escaping gliders, times
+  // generations. Reference backends skip workloads over their budget.
+  double dense_cell_updates = 0;
+  bool gpu_only = false;
+  GollyAlgos golly = GollyAlgos::kQuickLife;
+};
+
+// --quick: generations divided by this (at least 1), soup sides by
+// kQuickSideDivisor (at least kQuickMinSide), so a smoke run takes seconds.
+inline constexpr uint64_t kQuickGenerationDivisor = 20;
+inline constexpr int64_t kQuickSideDivisor = 4;
+inline constexpr int64_t kQuickMinSide = 256;
+
+// Every workload, in the order `--list` shows them.
+std::vector<Workload> all_workloads(bool quick);
+
+// The workload of that name (from all_workloads(quick)); nullopt if none.
+std::optional<Workload> find_workload(std::string_view name, bool quick);
+
+// The pattern to run, with the torus topology set for torus workloads.
+// Throws InputError if the pattern cannot be built.
+Pattern build_workload_pattern(const Workload& workload);
+
+// Cell updates a reference backend may make on one run before the bench
+// skips it for that workload; nullopt for backends without a budget.
+std::optional<double> reference_budget(std::string_view backend);
+
+}  // namespace gol::bench

@@ -1,0 +1,92 @@
+// Cell hashes and the end-of-run agreement check: equal results pass, any
+// difference in population or cells is reported.
+#include "bench/agreement.h"
+
+#include <gtest/gtest.h>
+
+namespace gol::bench {
+namespace {
+
+CellSet glider_at(int64_t x, int64_t y) {
+  CellSet cells;
+  for (const Cell c : {Cell{1, 0}, Cell{2, 1}, Cell{0, 2}, Cell{1, 2}, Cell{2, 2}}) {
+    cells.set(x + c.x, y + c.y);
+  }
+  return cells;
+}
+
+RunResult result(std::string workload, std::string backend, uint64_t population, uint64_t hash,
+                 Engine engine = Engine::kGol) {
+  RunResult r;
+  r.workload = std::move(workload);
+  r.backend = std::move(backend);
+  r.engine = engine;
+  r.population = population;
+  if (engine == Engine::kGol) r.cell_hash = hash;
+  return r;
+}
+
+TEST(CellHash, IgnoresEmptyTilesAndSeesEveryCell) {
+  CellSet a = glider_at(10, 10);
+  CellSet b = a;
+  b.tile({5, 5});  // an empty tile stored
+  EXPECT_EQ(cell_hash(a), cell_hash(b));
+  CellSet c = a;
+  c.set(11, 10, false);
+  c.set(12, 10, true);  // same population, one cell moved
+  EXPECT_NE(cell_hash(a), cell_hash(c));
+  EXPECT_NE(cell_hash(a), cell_hash(glider_at(11, 10)));
+}
+
+TEST(ShapeHash, IgnoresPositionButNotShape) {
+  EXPECT_EQ(shape_hash(glider_at(0, 0)), shape_hash(glider_at(-1000, 333)));
+  CellSet flipped = glider_at(0, 0);
+  flipped.set(1, 0, false);
+  flipped.set(1, 1, true);
+  EXPECT_NE(shape_hash(glider_at(0, 0)), shape_hash(flipped));
+}
+
+TEST(Agreement, PassesWhenAllAgree) {
+  const std::vector<RunResult> results = {
+      result("acorn", "serial", 633, 42), result("acorn", "bit", 633, 42),
+      result("acorn", "bgolly-QuickLife", 633, 0, Engine::kGolly),
+      result("torus-1024", "bit", 1000, 7), result("torus-1024", "simd", 1000, 7)};
+  EXPECT_TRUE(check_agreement(results).empty());
+}
+
+TEST(Agreement, FlagsAWrongPopulation) {
+  const std::vector<RunResult> results = {result("acorn", "serial", 633, 42),
+                                          result("acorn", "bit", 634, 42),
+                                          result("torus-1024", "bit", 1000, 7)};
+  const std::vector<Disagreement> d = check_agreement(results);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].workload, "acorn");
+  EXPECT_NE(d[0].message.find("634"), std::string::npos);
+  EXPECT_NE(d[0].message.find("633"), std::string::npos);
+}
+
+TEST(Agreement, FlagsAWrongCellHashAndAWrongGollyPopulation) {
+  const std::vector<RunResult> results = {
+      result("acorn", "serial", 633, 42), result("acorn", "bit", 633, 43),
+      result("acorn", "bgolly-HashLife", 600, 0, Engine::kGolly)};
+  const std::vector<Disagreement> d = check_agreement(results);
+  ASSERT_EQ(d.size(), 2u);
+  EXPECT_NE(d[0].message.find("cell hash"), std::string::npos);
+  EXPECT_NE(d[1].message.find("bgolly-HashLife"), std::string::npos);
+}
+
+TEST(Agreement, FlagsAGollyShapeMismatch) {
+  RunResult ours = result("acorn", "bit", 5, 1);
+  ours.shape_hash = shape_hash(glider_at(0, 0));
+  RunResult golly = result("acorn", "bgolly-QuickLife", 5, 0, Engine::kGolly);
+  CellSet other = glider_at(0, 0);
+  other.set(1, 0, false);
+  other.set(0, 0, true);
+  golly.shape_hash = shape_hash(other);
+  EXPECT_EQ(check_agreement({ours, golly}).size(), 1u);
+  golly.shape_hash = shape_hash(glider_at(77, 3));
+  EXPECT_TRUE(check_agreement({ours, golly}).empty());
+}
+
+}  // namespace
+}  // namespace gol::bench

@@ -1,0 +1,183 @@
+// End-to-end `gol bench` runs on small --quick workloads: backends agree,
+// the outputs are written, and bad workload or backend names are refused.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "bench/backend_runner.h"
+#include "bench/bench_command.h"
+#include "bench/child_process.h"
+#include "bench/workloads.h"
+#include "engine/core/error.h"
+#include "tests/bench/json_reader.h"
+
+namespace gol::bench {
+namespace {
+
+using json_test::JsonReader;
+using json_test::JsonValue;
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+TEST(Workloads, CoverTheIssueSetAndBuild) {
+  const std::vector<Workload> all = all_workloads(false);
+  for (const char* name :
+       {"torus-1024", "torus-8192", "torus-16384", "plane-2048", "plane-8192", "acorn",
+        "r-pentomino", "lidka", "spacefiller", "gosper-gun", "gpu-torus-65536"}) {
+    EXPECT_TRUE(find_workload(name, false)) << name;
+  }
+  const Workload plane = *find_workload("plane-8192", false);
+  EXPECT_EQ(plane.generations, 2000u);
+  EXPECT_FALSE(plane.torus);
+  const Workload quick = *find_workload("torus-1024", true);
+  EXPECT_EQ(quick.generations, 1000u / kQuickGenerationDivisor);
+  const Pattern pattern = build_workload_pattern(quick);
+  ASSERT_TRUE(pattern.topology);
+  EXPECT_TRUE(pattern.topology->is_torus());
+  EXPECT_EQ(pattern.topology->width, kQuickMinSide);
+  EXPECT_GT(pattern.cells.population(), 0u);
+  EXPECT_EQ(build_workload_pattern(*find_workload("acorn", true)).cells.population(), 7u);
+}
+
+TEST(Workloads, ReferenceBudgetsSkipTheBigOnes) {
+  const Workload plane = *find_workload("plane-8192", false);
+  EXPECT_GT(plane.dense_cell_updates, *reference_budget("serial"));
+  const Workload small = *find_workload("r-pentomino", false);
+  EXPECT_LT(small.dense_cell_updates, *reference_budget("serial"));
+  EXPECT_FALSE(reference_budget("simd"));
+}
+
+TEST(BackendRunner, SingleRunLineRoundTrips) {
+  SingleRun run;
+  run.seconds = 0.123456789;
+  run.population = 633;
+  run.cell_hash = 0xfedcba9876543210ull;
+  run.shape_hash = 17;
+  run.final_area = 4096;
+  run.stats.cells_computed = 1ull << 40;
+  run.stats.tiles_active = 3;
+  run.stats.tiles_total = 9;
+  run.stats.device_seconds = 0.5;
+  run.stats.transfer_seconds = 0.25;
+  run.stats.simd_target = "AVX3";
+  const SingleRun back = parse_single_run("noise before\n" + format_single_run(run) + "\n");
+  EXPECT_DOUBLE_EQ(back.seconds, run.seconds);
+  EXPECT_EQ(back.population, run.population);
+  EXPECT_EQ(back.cell_hash, run.cell_hash);
+  EXPECT_EQ(back.shape_hash, run.shape_hash);
+  EXPECT_EQ(back.stats.cells_computed, run.stats.cells_computed);
+  EXPECT_EQ(back.stats.simd_target, "AVX3");
+  EXPECT_DOUBLE_EQ(back.stats.transfer_seconds, 0.25);
+  EXPECT_THROW(parse_single_run("no result here"), RuntimeError);
+  EXPECT_THROW(parse_single_run("gol-bench-run seconds=1 population=x"), RuntimeError);
+}
+
+TEST(BackendRunner, RepeatsAgreeAndAreTimed) {
+  const Workload w = *find_workload("r-pentomino", true);
+  const Pattern pattern = build_workload_pattern(w);
+  RunSettings settings;
+  settings.repeats = 3;
+  const RunResult r = run_backend(w, pattern, "bit", settings);
+  EXPECT_EQ(r.seconds.size(), 3u);
+  EXPECT_GT(r.median_seconds, 0.0);
+  EXPECT_EQ(r.generations, w.generations);
+  EXPECT_GE(r.area, 6.0);  // at least the initial 3x3 box... of the R-pentomino
+  EXPECT_GT(r.population, 0u);
+  EXPECT_TRUE(r.cell_hash);
+}
+
+TEST(BackendRunner, IsolatedRunMeasuresPeakMemory) {
+  if (!std::filesystem::exists(GOL_EXE_PATH)) GTEST_SKIP() << "gol not built: " << GOL_EXE_PATH;
+  const Workload w = *find_workload("torus-1024", true);
+  const Pattern pattern = build_workload_pattern(w);
+  RunSettings settings;
+  settings.repeats = 1;
+  settings.quick = true;
+  settings.isolate = true;
+  settings.gol_executable = GOL_EXE_PATH;
+  const RunResult isolated = run_backend(w, pattern, "bit", settings);
+  ASSERT_TRUE(isolated.peak_rss_bytes);
+  EXPECT_GT(*isolated.peak_rss_bytes, 0u);
+  settings.isolate = false;
+  const RunResult in_process = run_backend(w, pattern, "bit", settings);
+  EXPECT_EQ(isolated.population, in_process.population);
+  EXPECT_EQ(isolated.cell_hash, in_process.cell_hash);
+}
+
+class BenchCommandTest : public ::testing::Test {
+ protected:
+  std::string json_path() const { return dir_.file("out.json"); }
+  std::string csv_path() const { return dir_.file("out.csv"); }
+  TempDir dir_;
+};
+
+TEST_F(BenchCommandTest, QuickRunOnSerialAndBitAgrees) {
+  ::testing::internal::CaptureStdout();
+  const int code = run_bench_command({"--quick", "--workloads", "r-pentomino,torus-1024",
+                                      "--backends", "serial,bit", "--repeats", "1", "--golly",
+                                      "off", "--json", json_path(), "--csv", csv_path()});
+  const std::string table = ::testing::internal::GetCapturedStdout();
+  EXPECT_EQ(code, 0);
+  EXPECT_NE(table.find("check: all backends agree"), std::string::npos) << table;
+  const JsonValue json = JsonReader::parse(slurp(json_path()));
+  const auto& results = json["results"].array();
+  ASSERT_EQ(results.size(), 4u);
+  EXPECT_EQ(results[0]["population"].number(), results[1]["population"].number());
+  EXPECT_EQ(results[0]["cell_hash"].string(), results[1]["cell_hash"].string());
+  EXPECT_EQ(results[2]["cell_hash"].string(), results[3]["cell_hash"].string());
+  EXPECT_EQ(results[1]["speedup_baseline"].string(), "serial");
+  EXPECT_TRUE(json["check"]["passed"].boolean());
+  EXPECT_TRUE(json["quick"].boolean());
+  EXPECT_NE(slurp(csv_path()).find("r-pentomino,serial,gol"), std::string::npos);
+}
+
+TEST_F(BenchCommandTest, JsonToStdoutMovesTheTableToStderr) {
+  ::testing::internal::CaptureStdout();
+  ::testing::internal::CaptureStderr();
+  run_bench_command({"--quick", "--workloads", "r-pentomino", "--backends", "bit", "--repeats", "1",
+                     "--golly", "off", "--json", "-"});
+  const std::string out = ::testing::internal::GetCapturedStdout();
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_NO_THROW(JsonReader::parse(out)) << out;
+  EXPECT_NE(err.find("eff CUpS"), std::string::npos);
+}
+
+TEST_F(BenchCommandTest, ListNamesEveryWorkload) {
+  ::testing::internal::CaptureStdout();
+  EXPECT_EQ(run_bench_command({"--list"}), 0);
+  const std::string out = ::testing::internal::GetCapturedStdout();
+  for (const Workload& w : all_workloads(false)) {
+    EXPECT_NE(out.find(w.name + ": "), std::string::npos) << w.name;
+  }
+}
+
+TEST_F(BenchCommandTest, UnknownNamesAreUsageErrors) {
+  EXPECT_THROW(run_bench_command({"--workloads", "no-such-workload"}), UsageError);
+  EXPECT_THROW(run_bench_command({"--quick", "--workloads", "r-pentomino", "--backends",
+                                  "no-such-backend", "--golly", "off"}),
+               UsageError);
+}
+
+TEST_F(BenchCommandTest, ReferenceBackendsSkipWorkloadsOverBudget) {
+  ::testing::internal::CaptureStdout();
+  ::testing::internal::CaptureStderr();
+  // Full-size lidka is far over serial's budget; gpu-only workloads skip CPU backends.
+  run_bench_command(
+      {"--workloads", "lidka", "--backends", "serial", "--golly", "off", "--json", json_path()});
+  ::testing::internal::GetCapturedStdout();
+  ::testing::internal::GetCapturedStderr();
+  const JsonValue json = JsonReader::parse(slurp(json_path()));
+  EXPECT_TRUE(json["results"].array().empty());
+  ASSERT_EQ(json["skipped"].array().size(), 1u);
+  EXPECT_EQ(json["skipped"].array()[0]["backend"].string(), "serial");
+}
+
+}  // namespace
+}  // namespace gol::bench

@@ -1,0 +1,54 @@
+// Child processes: exit codes, captured output, peak memory, and a clear
+// error for a program that does not exist.
+#include "bench/child_process.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "engine/core/error.h"
+
+namespace gol::bench {
+namespace {
+
+TEST(ChildProcess, ReportsExitCodeOutputAndMemory) {
+  const ChildResult r = run_child({"sh", "-c", "echo out; echo err >&2; exit 3"});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_EQ(r.signal, 0);
+  EXPECT_NE(r.output.find("out"), std::string::npos);
+  EXPECT_NE(r.output.find("err"), std::string::npos);
+  EXPECT_GT(r.peak_rss_bytes, 0u);
+  EXPECT_GT(r.wall_seconds, 0.0);
+}
+
+TEST(ChildProcess, ReportsASignal) {
+  const ChildResult r = run_child({"sh", "-c", "kill -9 $$"});
+  EXPECT_EQ(r.exit_code, -1);
+  EXPECT_EQ(r.signal, 9);
+}
+
+TEST(ChildProcess, MissingProgramIsARuntimeError) {
+  EXPECT_THROW(run_child({"/nonexistent/gol-bench-no-such-program"}), RuntimeError);
+}
+
+TEST(ChildProcess, FindsProgramsOnPath) {
+  const std::optional<std::string> sh = find_on_path("sh");
+  ASSERT_TRUE(sh);
+  EXPECT_TRUE(std::filesystem::exists(*sh));
+  EXPECT_FALSE(find_on_path("gol-bench-no-such-program"));
+}
+
+TEST(TempDir, IsRemovedWithItsFiles) {
+  std::string path;
+  {
+    const TempDir dir;
+    path = dir.path();
+    ASSERT_TRUE(std::filesystem::is_directory(path));
+    std::ofstream(dir.file("x")) << "data";
+  }
+  EXPECT_FALSE(std::filesystem::exists(path));
+}
+
+}  // namespace
+}  // namespace gol::bench
