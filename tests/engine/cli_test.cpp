@@ -1,0 +1,184 @@
+// The gol command as a user meets it: exit codes, one-line errors naming
+// the problem, the --json contract and --out files.
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+extern char** environ;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Outcome {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string slurp(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+class CliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("gol_cli_test_" + std::to_string(getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  fs::path write_file(const std::string& name, const std::string& content) {
+    const fs::path path = dir_ / name;
+    std::ofstream(path, std::ios::binary) << content;
+    return path;
+  }
+
+  Outcome gol(const std::vector<std::string>& args) {
+    const fs::path out_path = dir_ / "stdout.txt";
+    const fs::path err_path = dir_ / "stderr.txt";
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                     0644);
+    posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                     0644);
+    std::vector<std::string> argv_text{GOL_EXE_PATH};
+    argv_text.insert(argv_text.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (std::string& arg : argv_text) argv.push_back(arg.data());
+    argv.push_back(nullptr);
+    pid_t pid = 0;
+    Outcome outcome;
+    if (posix_spawn(&pid, GOL_EXE_PATH, &actions, nullptr, argv.data(), environ) == 0) {
+      int status = 0;
+      waitpid(pid, &status, 0);
+      outcome.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    }
+    posix_spawn_file_actions_destroy(&actions);
+    outcome.out = slurp(out_path);
+    outcome.err = slurp(err_path);
+    return outcome;
+  }
+
+  // Runs gol and expects `code` with `needle` in the first stderr line.
+  void expect_failure(const std::vector<std::string>& args, int code, const std::string& needle) {
+    const Outcome outcome = gol(args);
+    EXPECT_EQ(outcome.exit_code, code) << outcome.err;
+    const std::string first_line = outcome.err.substr(0, outcome.err.find('\n'));
+    EXPECT_NE(first_line.find(needle), std::string::npos)
+        << "stderr: " << outcome.err << "\nexpected to mention: " << needle;
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(CliTest, GliderRunReportsJsonWithEveryDocumentedKey) {
+  const Outcome outcome =
+      gol({"run", "builtin:glider", "--gens", "8", "--backend", "bit", "--json", "--quiet"});
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  for (const char* key : {"\"generation\":8", "\"population\":5", "\"bbox\":[", "\"rule\":\"B3/S23\"",
+                          "\"topology\":\"plane\"", "\"backend\":\"bit\"", "\"threads\":",
+                          "\"seconds\":", "\"cups_effective\":", "\"cups_computed\":",
+                          "\"tiles_active\":", "\"tiles_total\":", "\"simd_target\":"}) {
+    EXPECT_NE(outcome.out.find(key), std::string::npos) << key << " missing in " << outcome.out;
+  }
+  EXPECT_EQ(outcome.out.front(), '{');
+  EXPECT_EQ(outcome.out.find('\n'), outcome.out.size() - 1) << "exactly one line of JSON";
+}
+
+TEST_F(CliTest, EmptyWorldHasNullBoundingBox) {
+  const Outcome outcome = gol({"run", "builtin:diehard", "--gens", "130", "--backend", "bit",
+                               "--json", "--quiet"});
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  EXPECT_NE(outcome.out.find("\"population\":0"), std::string::npos) << outcome.out;
+  EXPECT_NE(outcome.out.find("\"bbox\":null"), std::string::npos) << outcome.out;
+}
+
+TEST_F(CliTest, TorusAndRuleOptionsApply) {
+  const Outcome outcome = gol({"run", "builtin:glider", "--gens", "256", "--torus", "64x64",
+                               "--rule", "b3s23", "--backend", "serial", "--json", "--quiet"});
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  EXPECT_NE(outcome.out.find("\"topology\":\"torus 64x64\""), std::string::npos) << outcome.out;
+  EXPECT_NE(outcome.out.find("\"population\":5"), std::string::npos) << outcome.out;
+}
+
+TEST_F(CliTest, OutWritesAPatternThatLoadsBack) {
+  const fs::path out = dir_ / "after.rle";
+  ASSERT_EQ(gol({"run", "builtin:r-pentomino", "--gens", "1103", "--backend", "bit", "--quiet",
+                 "--out", out.string()})
+                .exit_code,
+            0);
+  const Outcome info = gol({"info", out.string(), "--json"});
+  ASSERT_EQ(info.exit_code, 0) << info.err;
+  EXPECT_NE(info.out.find("\"population\":116"), std::string::npos) << info.out;
+  EXPECT_NE(info.out.find("\"generation\":1103"), std::string::npos) << info.out;
+}
+
+TEST_F(CliTest, CommandLineMistakesExitTwo) {
+  expect_failure({}, 2, "no command");
+  expect_failure({"fly"}, 2, "unknown command 'fly'");
+  expect_failure({"run", "--gens", "-5"}, 2, "--gens");
+  expect_failure({"run", "--gens", "ten"}, 2, "--gens");
+  expect_failure({"run", "--gens", "99999999999999999999999"}, 2, "--gens");
+  expect_failure({"run", "--gens"}, 2, "needs a value");
+  expect_failure({"run", "--frobnicate"}, 2, "unknown option '--frobnicate'");
+  expect_failure({"run", "builtin:block", "--backend", "warp-drive"}, 2, "unknown backend");
+  expect_failure({"run", "builtin:block", "builtin:glider"}, 2, "one pattern");
+  expect_failure({"info"}, 2, "needs a PATTERN");
+}
+
+TEST_F(CliTest, BadInputExitsThreeNamingTheProblem) {
+  expect_failure({"run", (dir_ / "missing.rle").string()}, 3, "missing.rle");
+  expect_failure({"run", "builtin:block", "--rule", "B9/S23"}, 3, "more than 8");
+  expect_failure({"run", "builtin:block", "--torus", "100x64"}, 3, "multiples of 64");
+  expect_failure({"run", "builtin:block", "--rule", "B0/S8"}, 3, "B0");
+  expect_failure({"run", "builtin:no-such-thing"}, 3, "no-such-thing");
+  expect_failure({"run", "soup:0x10"}, 3, "soup");
+  const fs::path empty = write_file("empty.rle", "");
+  expect_failure({"run", empty.string()}, 3, "empty.rle");
+  const fs::path garbage = write_file("garbage.rle", std::string("\x7f" "ELF\x01\x00\x00\xff\xfe", 9));
+  expect_failure({"run", garbage.string()}, 3, "garbage.rle");
+  const fs::path bad_char = write_file("bad.rle", "x = 3, y = 1\nbo?o!\n");
+  expect_failure({"run", bad_char.string()}, 3, "bad.rle:2:");
+  const fs::path overflow = write_file("overflow.rle", "x = 3, y = 1\n99999999999999999999999o!\n");
+  expect_failure({"run", overflow.string()}, 3, "overflow.rle:2:");
+  const fs::path torus = write_file("torus.rle", "x = 3, y = 1, rule = B3/S23:T100,64\n3o!\n");
+  expect_failure({"run", torus.string()}, 3, "multiples of 64");
+}
+
+TEST_F(CliTest, UnwritableOutputExitsFour) {
+  expect_failure({"run", "builtin:block", "--gens", "1", "--backend", "bit", "--quiet", "--out",
+                  (dir_ / "no-such-dir" / "x.rle").string()},
+                 4, "x.rle");
+}
+
+TEST_F(CliTest, InfoDescribesACatalogueEntry) {
+  const Outcome outcome = gol({"info", "builtin:acorn"});
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  EXPECT_NE(outcome.out.find("population   7"), std::string::npos) << outcome.out;
+}
+
+TEST_F(CliTest, BackendsListsTheReferencePaths) {
+  const Outcome outcome = gol({"backends"});
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  for (const char* name : {"serial", "nibble", "bit"}) {
+    EXPECT_NE(outcome.out.find(name), std::string::npos) << outcome.out;
+  }
+}
+
+}  // namespace

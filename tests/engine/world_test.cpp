@@ -1,0 +1,78 @@
+// World: rule and topology overrides, wrapping onto a torus, generation
+// bookkeeping, and backend choice through the registry.
+#include "engine/world.h"
+
+#include <gtest/gtest.h>
+
+#include "engine/core/error.h"
+
+namespace gol {
+namespace {
+
+Pattern blinker_at(int64_t x, int64_t y) {
+  Pattern p;
+  for (int i = 0; i < 3; ++i) p.cells.set(x + i, y);
+  return p;
+}
+
+TEST(World, PatternRuleAndTopologyApplyUnlessOverridden) {
+  Pattern p = blinker_at(0, 0);
+  p.rule = parse_rule("B36/S23").rule;
+  p.topology = Topology::torus(64, 64);
+  const World from_file(p, {.backend = "serial"});
+  EXPECT_EQ(from_file.rule().to_string(), "B36/S23");
+  EXPECT_TRUE(from_file.topology().is_torus());
+
+  WorldOptions options{.backend = "serial"};
+  options.rule = Rule::conway();
+  options.topology = Topology::plane();
+  const World overridden(p, options);
+  EXPECT_TRUE(overridden.rule().is_conway());
+  EXPECT_FALSE(overridden.topology().is_torus());
+}
+
+TEST(World, CellsOutsideTheTorusAreWrapped) {
+  WorldOptions options{.backend = "bit"};
+  options.topology = Topology::torus(64, 128);
+  World world(blinker_at(-1, -1), options);
+  EXPECT_EQ(world.cells().cells(), (std::vector<Cell>{{0, 127}, {1, 127}, {63, 127}}));
+  world.advance(2);
+  EXPECT_EQ(world.population(), 3u);
+}
+
+TEST(World, CountsGenerationsFromThePatternsOwn) {
+  Pattern p = blinker_at(10, 10);
+  p.generation = 100;
+  World world(p, {.backend = "nibble"});
+  world.advance(3);
+  EXPECT_EQ(world.generation(), 103u);
+  EXPECT_EQ(world.snapshot().generation, 103u);
+  // A blinker after an odd number of generations stands vertically.
+  CellSet vertical;
+  for (int i = 0; i < 3; ++i) vertical.set(11, 9 + i);
+  EXPECT_EQ(world.snapshot().cells, vertical);
+}
+
+TEST(World, RefusesBirthOnZeroOnThePlane) {
+  WorldOptions options{.backend = "serial"};
+  options.rule = parse_rule("B03/S23").rule;
+  EXPECT_THROW(World(blinker_at(0, 0), options), InputError);
+  options.topology = Topology::torus(64, 64);
+  EXPECT_NO_THROW(World(blinker_at(0, 0), options));
+}
+
+TEST(World, UnknownBackendIsAUsageError) {
+  EXPECT_THROW(World(blinker_at(0, 0), {.backend = "abacus"}), UsageError);
+}
+
+TEST(World, AutoAndCpuPickARealBackend) {
+  const World automatic(blinker_at(0, 0), {.backend = "auto"});
+  const World cpu(blinker_at(0, 0), {.backend = "cpu"});
+  EXPECT_NE(automatic.backend_name(), "auto");
+  EXPECT_NE(cpu.backend_name(), "cpu");
+  EXPECT_NE(BackendRegistry::builtin().find(cpu.backend_name()), nullptr);
+  EXPECT_TRUE(BackendRegistry::builtin().find(cpu.backend_name())->is_cpu);
+}
+
+}  // namespace
+}  // namespace gol
