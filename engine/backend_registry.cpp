@@ -5,6 +5,10 @@
 
 #include "cpu/reference/reference_backends.h"
 #include "engine/core/error.h"
+#ifdef GOL_HAVE_CUDA
+#include "gpu/gpu_backend.h"
+#endif
+#include "engine/sparse_backend.h"
 
 namespace gol {
 namespace {
@@ -20,6 +24,28 @@ BackendRegistry make_builtin_registry() {
                 [](const BackendOptions&) { return cpu::make_nibble_backend(); }});
   registry.add({"bit", "reference: 64 cells per u64, full/half-adder tree", 2, true, 0, always,
                 {}, [](const BackendOptions&) { return cpu::make_bit_backend(); }});
+  // The sparse tile engine: the production CPU paths.
+  registry.add({"simd", "sparse active tiles, SIMD adder tree (Highway) on oneTBB", 10, true, 0,
+                always, {}, [](const BackendOptions& options) {
+                  return make_sparse_backend(options, cpu::SimdLibrary::kHighway);
+                }});
+  registry.add({"simd-xsimd", "sparse active tiles, SIMD adder tree (xsimd) on oneTBB", 9, true,
+                0, always, {}, [](const BackendOptions& options) {
+                  return make_sparse_backend(options, cpu::SimdLibrary::kXsimd);
+                }});
+#ifdef GOL_HAVE_CUDA
+  // GPU: the multi-step kernel for dense enough patterns; the one-generation
+  // baselines only when asked for by name (never chosen by "auto").
+  registry.add({"gpu", "GPU: bit-packed multi-step CUDA kernel", 20, false, 0.05,
+                gpu::device_available, gpu::device_unavailable_reason,
+                [](const BackendOptions&) { return gpu::make_gpu_backend(); }});
+  registry.add({"gpu-bitstep", "GPU baseline: bit-packed, one generation a launch", -10, false,
+                2.0, gpu::device_available, gpu::device_unavailable_reason,
+                [](const BackendOptions&) { return gpu::make_gpu_bitstep_backend(); }});
+  registry.add({"gpu-naive", "GPU baseline: one byte a cell, one generation a launch (torus)",
+                -11, false, 2.0, gpu::device_available, gpu::device_unavailable_reason,
+                [](const BackendOptions&) { return gpu::make_gpu_naive_backend(); }});
+#endif
   return registry;
 }
 

@@ -24,6 +24,25 @@ void set_flag(uint8_t& flag) { std::atomic_ref<uint8_t>(flag).store(1, std::memo
 // neighbourhoods; above it, one scan over all wake flags is cheaper.
 constexpr size_t kGatherSlotsPerCandidate = 8;
 
+struct ColumnMasks {
+  uint64_t changed;  // OR over rows of (new ^ old)
+  uint64_t live;     // OR over rows of new
+};
+
+// Commit's inner loop, compiled for several instruction sets (the build
+// has no -march): AVX-512 and AVX2 do it in a fraction of SSE2's time.
+__attribute__((target_clones("avx512f", "avx2", "default"))) ColumnMasks copy_and_compare(
+    const uint64_t* __restrict source, uint64_t* __restrict target) {
+  uint64_t changed = 0;
+  uint64_t live = 0;
+  for (int row = 0; row < kTileSize; ++row) {
+    changed |= source[row] ^ target[row];
+    live |= source[row];
+    target[row] = source[row];
+  }
+  return {changed, live};
+}
+
 }  // namespace
 
 void SparseGrid::load(const CellSet& cells, const Topology& topology, bool keep_all_active) {
@@ -114,32 +133,27 @@ void SparseGrid::commit(size_t index, const Tile& next) {
   const uint64_t* __restrict source = next.rows.data();
   const uint64_t top_change = source[0] ^ target[0];
   const uint64_t bottom_change = source[kTileSize - 1] ^ target[kTileSize - 1];
-  uint64_t changed_columns = 0;
-  uint64_t live_columns = 0;
-  for (int row = 0; row < kTileSize; ++row) {
-    changed_columns |= source[row] ^ target[row];
-    live_columns |= source[row];
-    target[row] = source[row];
-  }
+  const auto [changed_columns, live_columns] = copy_and_compare(source, target);
 
   const uint8_t border = border_bits(next.rows[0], next.rows[kTileSize - 1], live_columns);
   map_.summary(next_parity, slot) = {border, static_cast<uint8_t>(live_columns != 0)};
 
   const auto& neighbours = map_.neighbours(slot);
-  Outcome& outcome = outcomes_[index];
-  outcome.create = 0;
+  uint8_t absent = 0;
   for (int direction = 0; direction < kDirections; ++direction) {
-    if (neighbours[direction] == TileMap::kAbsent) outcome.create |= border & (1u << direction);
+    absent |= static_cast<uint8_t>((neighbours[direction] == TileMap::kAbsent) << direction);
   }
+  Outcome& outcome = outcomes_[index];
+  outcome.create = border & absent;
   outcome.maybe_free =
       live_columns == 0 && map_.summary(next_parity ^ 1, slot).nonempty == 0 && !map_.is_torus();
 
   if (changed_columns != 0) {
     wake(slot);
-    const uint8_t changed_border = border_bits(top_change, bottom_change, changed_columns);
-    for (int direction = 0; direction < kDirections; ++direction) {
-      const int32_t other = neighbours[direction];
-      if ((changed_border >> direction & 1) && other != TileMap::kAbsent) wake(other);
+    const unsigned changed_border =
+        border_bits(top_change, bottom_change, changed_columns) & ~absent & 0xFFu;
+    for (unsigned pending = changed_border; pending != 0; pending &= pending - 1) {
+      wake(neighbours[std::countr_zero(pending)]);
     }
   }
 }

@@ -1,0 +1,108 @@
+// The "simd" and "simd-xsimd" backends against the bit reference: soups on
+// torus and plane with 1, 2 and 4 threads, stats, registry names.
+#include "engine/sparse_backend.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "cpu/reference/reference_backends.h"
+#include "engine/backend_registry.h"
+#include "engine/core/error.h"
+#include "patterns/soup.h"
+
+namespace gol {
+namespace {
+
+struct Config {
+  cpu::SimdLibrary library;
+  int threads;
+};
+
+std::vector<Config> every_config() {
+  std::vector<Config> configs;
+  for (cpu::SimdLibrary library : {cpu::SimdLibrary::kHighway, cpu::SimdLibrary::kXsimd}) {
+    for (int threads : {1, 2, 4}) configs.push_back({library, threads});
+  }
+  return configs;
+}
+
+// Steps every configuration and the oracle side by side, comparing cells
+// at each checkpoint. Worlds hold more than a few hundred tiles so that the
+// parallel path runs.
+void expect_all_match_reference(const CellSet& cells, const Rule& rule, const Topology& topology,
+                                const std::vector<uint64_t>& checkpoints) {
+  auto oracle = cpu::make_bit_backend();
+  oracle->load(cells, rule, topology);
+  std::vector<std::unique_ptr<Backend>> backends;
+  for (const Config& config : every_config()) {
+    backends.push_back(make_sparse_backend({config.threads}, config.library));
+    backends.back()->load(cells, rule, topology);
+  }
+  uint64_t done = 0;
+  for (uint64_t checkpoint : checkpoints) {
+    oracle->step(checkpoint - done);
+    const CellSet expected = oracle->cells();
+    for (size_t i = 0; i < backends.size(); ++i) {
+      backends[i]->step(checkpoint - done);
+      ASSERT_EQ(backends[i]->population(), expected.population())
+          << backends[i]->name() << " config " << i << " generation " << checkpoint;
+      ASSERT_TRUE(backends[i]->cells() == expected)
+          << backends[i]->name() << " config " << i << " generation " << checkpoint;
+    }
+    done = checkpoint;
+  }
+}
+
+TEST(SparseBackend, TorusSoupMatchesTheReferenceForEveryThreadCountAndLibrary) {
+  const CellSet soup = patterns::make_soup({768, 768, 0.5, 11});
+  expect_all_match_reference(soup, Rule::conway(), Topology::torus(768, 768), {1, 2, 7, 64, 151});
+}
+
+TEST(SparseBackend, PlaneSoupMatchesTheReferenceForEveryThreadCountAndLibrary) {
+  const CellSet soup = patterns::make_soup({700, 640, 0.5, 12}).translated(-333, -100);
+  expect_all_match_reference(soup, Rule::conway(), Topology::plane(), {1, 4, 33, 100, 301});
+}
+
+TEST(SparseBackend, OtherRulesMatchTheReference) {
+  const CellSet soup = patterns::make_soup({512, 512, 0.4, 13});
+  expect_all_match_reference(soup, parse_rule("B36/S23").rule, Topology::plane(), {1, 40, 99});
+  expect_all_match_reference(soup, parse_rule("B0123478/S34678").rule, Topology::torus(512, 512),
+                             {1, 2, 25});
+}
+
+TEST(SparseBackend, StatsCountSteppedTilesAndSleep) {
+  auto backend = make_sparse_backend({1}, cpu::SimdLibrary::kHighway);
+  CellSet block;
+  for (int64_t y : {10, 11}) {
+    for (int64_t x : {10, 11}) block.set(x, y);
+  }
+  backend->load(block, Rule::conway(), Topology::plane());
+  EXPECT_FALSE(backend->stats().simd_target.empty());
+  EXPECT_EQ(backend->stats().tiles_total, 1u);
+  backend->step(1);
+  EXPECT_EQ(backend->stats().tiles_active, 1u);
+  EXPECT_EQ(backend->stats().cells_computed, 4096u);
+  // Unchanged for a generation, the block's tile sleeps from now on.
+  backend->step(1000000000000ull);
+  EXPECT_EQ(backend->stats().tiles_active, 0u);
+  EXPECT_EQ(backend->stats().cells_computed, 4096u);
+  EXPECT_TRUE(backend->cells() == block);
+  EXPECT_EQ(backend->population(), 4u);
+}
+
+TEST(SparseBackend, RefusesBirthOnZeroOnThePlane) {
+  auto backend = make_sparse_backend({1}, cpu::SimdLibrary::kHighway);
+  EXPECT_THROW(backend->load(CellSet{}, parse_rule("B0/S").rule, Topology::plane()), InputError);
+}
+
+TEST(SparseBackend, RegisteredAsTheBestCpuPath) {
+  const BackendRegistry& registry = BackendRegistry::builtin();
+  const WorkloadHint hint{Topology::plane(), 0, std::nullopt};
+  EXPECT_EQ(registry.resolve("cpu", hint).name, "simd");
+  EXPECT_EQ(registry.create("simd", {2}, hint)->name(), "simd");
+  EXPECT_EQ(registry.create("simd-xsimd", {2}, hint)->name(), "simd-xsimd");
+}
+
+}  // namespace
+}  // namespace gol
