@@ -36,7 +36,7 @@ std::vector<std::string> child_command(const Workload& workload, const std::stri
 }
 
 SingleRun run_isolated(const Workload& workload, const std::string& backend,
-                       const RunSettings& settings, uint64_t& peak_rss) {
+                       const RunSettings& settings, std::optional<uint64_t>& peak_rss) {
   const ChildResult child = run_child(child_command(workload, backend, settings));
   if (child.exit_code != 0) {
     throw RuntimeError("isolated run of " + backend + " on " + workload.name + " failed (" +
@@ -44,7 +44,7 @@ SingleRun run_isolated(const Workload& workload, const std::string& backend,
                                      : "exit " + std::to_string(child.exit_code)) +
                        "): " + child.output.substr(0, 2000));
   }
-  peak_rss = std::max(peak_rss, child.peak_rss_bytes);
+  fold_peak(peak_rss, child.peak_rss_bytes);
   return parse_single_run(child.output);
 }
 
@@ -184,7 +184,7 @@ SingleRun parse_single_run(const std::string& output) {
 
 RunResult run_backend(const Workload& workload, const Pattern& pattern, const std::string& backend,
                       const RunSettings& settings) {
-  uint64_t peak_rss = 0;
+  std::optional<uint64_t> peak_rss;
   auto one_run = [&] {
     return settings.isolate
                ? run_isolated(workload, backend, settings, peak_rss)

@@ -51,11 +51,11 @@ RunResult run_golly(const Workload& workload, const Pattern& pattern,
   result.topology = workload.torus ? workload.torus->to_string() : "plane";
   result.generations = workload.generations;
   result.load_seconds = run_bgolly(settings, 0, input, "").wall_seconds;
-  uint64_t peak_rss = 0;
+  std::optional<uint64_t> peak_rss;
   for (int i = 0; i < settings.repeats; ++i) {
     const ChildResult child = run_bgolly(settings, workload.generations, input, "");
     result.seconds.push_back(child.wall_seconds);
-    peak_rss = std::max(peak_rss, child.peak_rss_bytes);
+    fold_peak(peak_rss, child.peak_rss_bytes);
   }
   result.median_seconds = median(result.seconds);
   result.peak_rss_bytes = peak_rss;

@@ -26,7 +26,7 @@ struct GollySettings {
 // of the whole process, reading the pattern included. The same command with
 // -m 0 gives the reading time alone (load_seconds). A last, untimed run with
 // -o writes the result, read back for its population (and shape hash).
-// Peak memory is the largest wait4 ru_maxrss of the timed runs. Throws
+// Peak memory is the largest of the timed runs (see run_child). Throws
 // RuntimeError if bgolly fails.
 RunResult run_golly(const Workload& workload, const Pattern& pattern,
                     const GollySettings& settings);

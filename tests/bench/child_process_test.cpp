@@ -4,8 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <vector>
 
 #include "engine/core/error.h"
 
@@ -18,8 +20,34 @@ TEST(ChildProcess, ReportsExitCodeOutputAndMemory) {
   EXPECT_EQ(r.signal, 0);
   EXPECT_NE(r.output.find("out"), std::string::npos);
   EXPECT_NE(r.output.find("err"), std::string::npos);
-  EXPECT_GT(r.peak_rss_bytes, 0u);
+  ASSERT_TRUE(r.peak_rss_bytes);
+  EXPECT_GT(*r.peak_rss_bytes, 0u);
   EXPECT_GT(r.wall_seconds, 0.0);
+}
+
+// The reason run_child traces its children: wait4's ru_maxrss would report
+// this (large) parent's memory for a tiny child.
+TEST(ChildProcess, PeakMemoryIsTheChildsOwn) {
+  constexpr size_t kParentBytes = size_t{128} << 20;
+  std::vector<char> ballast(kParentBytes, 1);
+  const ChildResult small = run_child({"sh", "-c", "true"});
+  ASSERT_TRUE(small.peak_rss_bytes);
+  EXPECT_LT(*small.peak_rss_bytes, kParentBytes / 4);
+  // A child that holds about 16 MB reports at least that.
+  const ChildResult big =
+      run_child({"awk",
+                 "BEGIN { x = \"aaaaaaaaaaaaaaaa\"; while (length(x) < 16000000) x = x x; "
+                 "print length(x) }"});
+  ASSERT_TRUE(big.peak_rss_bytes);
+  EXPECT_GT(*big.peak_rss_bytes, uint64_t{16000000});
+  EXPECT_NE(big.output.find("16777216"), std::string::npos) << big.output;
+  EXPECT_EQ(ballast[kParentBytes / 2], 1);
+}
+
+TEST(ChildProcess, PassesSignalsThrough) {
+  const ChildResult r = run_child({"sh", "-c", "kill -TERM $$; sleep 5"});
+  EXPECT_EQ(r.signal, SIGTERM);
+  EXPECT_LT(r.wall_seconds, 4.0);
 }
 
 TEST(ChildProcess, ReportsASignal) {
