@@ -36,7 +36,8 @@ std::vector<std::string> child_command(const Workload& workload, const std::stri
 }
 
 SingleRun run_isolated(const Workload& workload, const std::string& backend,
-                       const RunSettings& settings, std::optional<uint64_t>& peak_rss) {
+                       const RunSettings& settings, std::optional<uint64_t>& peak_rss,
+                       double& process_seconds) {
   const ChildResult child = run_child(child_command(workload, backend, settings));
   if (child.exit_code != 0) {
     throw RuntimeError("isolated run of " + backend + " on " + workload.name + " failed (" +
@@ -45,6 +46,7 @@ SingleRun run_isolated(const Workload& workload, const std::string& backend,
                        "): " + child.output.substr(0, 2000));
   }
   fold_peak(peak_rss, child.peak_rss_bytes);
+  process_seconds = child.wall_seconds;
   return parse_single_run(child.output);
 }
 
@@ -185,19 +187,25 @@ SingleRun parse_single_run(const std::string& output) {
 RunResult run_backend(const Workload& workload, const Pattern& pattern, const std::string& backend,
                       const RunSettings& settings) {
   std::optional<uint64_t> peak_rss;
+  double process_seconds = 0;
   auto one_run = [&] {
     return settings.isolate
-               ? run_isolated(workload, backend, settings, peak_rss)
+               ? run_isolated(workload, backend, settings, peak_rss, process_seconds)
                : run_once(workload, pattern, backend, settings.threads, settings.want_shape_hash);
   };
   for (int i = 0; i < settings.warmup; ++i) one_run();
   std::vector<SingleRun> runs;
+  std::vector<double> process_times;
   for (int i = 0; i < settings.repeats; ++i) {
     runs.push_back(one_run());
+    process_times.push_back(process_seconds);
     check_repeat_agrees(runs.front(), runs.back(), workload, backend);
   }
   RunResult result = summarize(workload, pattern, backend, runs);
-  if (settings.isolate) result.peak_rss_bytes = peak_rss;
+  if (settings.isolate) {
+    result.peak_rss_bytes = peak_rss;
+    result.process_seconds = median(process_times);
+  }
   return result;
 }
 

@@ -35,6 +35,9 @@ struct RunResult {
   std::optional<uint64_t> cell_hash;
   std::optional<uint64_t> shape_hash;
   std::optional<uint64_t> peak_rss_bytes;
+  // --isolate and Golly: median wall time of the whole process (start,
+  // building or reading the pattern, running, exit).
+  std::optional<double> process_seconds;
   // Golly only: the same bgolly command with -m 0 (read and write the
   // pattern, no generations).
   std::optional<double> load_seconds;

@@ -58,6 +58,7 @@ RunResult run_golly(const Workload& workload, const Pattern& pattern,
     fold_peak(peak_rss, child.peak_rss_bytes);
   }
   result.median_seconds = median(result.seconds);
+  result.process_seconds = result.median_seconds;
   result.peak_rss_bytes = peak_rss;
   // One more, untimed run writes the result for the check.
   run_bgolly(settings, workload.generations, input, output);

@@ -65,6 +65,7 @@ std::vector<Field> result_fields(const RunResult& r) {
       {"vs_quicklife", optional_value(r.vs_quicklife)},
       {"vs_hashlife", optional_value(r.vs_hashlife)},
       {"peak_rss_bytes", optional_value(r.peak_rss_bytes)},
+      {"process_seconds", optional_value(r.process_seconds)},
       {"golly_load_seconds", optional_value(r.load_seconds)},
       {"population", r.population},
       {"cell_hash", r.cell_hash ? Value(hex(*r.cell_hash)) : Value(std::monostate{})},
@@ -163,6 +164,10 @@ std::vector<Column> table_columns(const BenchReport& report) {
       report, [](const RunResult& r) { return r.device_seconds > 0 || r.transfer_seconds > 0; });
   const bool memory =
       any_of_results(report, [](const RunResult& r) { return r.peak_rss_bytes.has_value(); });
+  // Only --isolate gives whole-process times for our backends.
+  const bool process = any_of_results(report, [](const RunResult& r) {
+    return r.engine == Engine::kGol && r.process_seconds.has_value();
+  });
   std::vector<Column> columns = {{"workload", true, {}},  {"backend", true, {}},
                                  {"gens", false, {}},     {"median s", false, {}},
                                  {"eff CUpS", false, {}}, {"comp CUpS", false, {}}};
@@ -171,6 +176,7 @@ std::vector<Column> table_columns(const BenchReport& report) {
       columns.push_back({title, false, {}});
   }
   for (const char* title : {"speed-up", "vs QL", "vs HL"}) columns.push_back({title, false, {}});
+  if (process) columns.push_back({"process s", false, {}});
   if (memory) columns.push_back({"peak MiB", false, {}});
   columns.push_back({"population", false, {}});
 
@@ -189,6 +195,7 @@ std::vector<Column> table_columns(const BenchReport& report) {
     row.push_back(speedup_text(r));
     row.push_back(ratio_text(r.vs_quicklife));
     row.push_back(ratio_text(r.vs_hashlife));
+    if (process) row.push_back(r.process_seconds ? seconds_text(*r.process_seconds) : "-");
     if (memory) {
       row.push_back(r.peak_rss_bytes
                         ? fixed(static_cast<double>(*r.peak_rss_bytes) / (1 << 20), "%.1f")
@@ -308,6 +315,10 @@ void write_table(std::ostream& out, const BenchReport& report) {
          "the backend evaluated / median wall seconds. speed-up: over serial, or where\n"
          "serial did not run, over the slowest of our backends, named in parentheses.\n"
          "vs QL / vs HL: bgolly QuickLife / HashLife time over ours (above 1: we are faster).\n";
+  if (report.isolate) {
+    out << "--isolate: each run in its own process; process s: that process's whole wall time\n"
+           "(start, building the pattern, loading, running); peak MiB: its VmHWM at exit.\n";
+  }
   write_golly_notes(out, report);
   for (const SkippedRun& s : report.skipped) {
     out << "skipped " << s.backend << " on " << s.workload << ": " << s.reason << "\n";
