@@ -20,7 +20,7 @@ inline constexpr int kWarpWords = 32 * kWordsPerLane;
 // One halo word on each side covers up to 32 generations of spread.
 inline constexpr int kInteriorWords = kWarpWords - 2;
 
-inline constexpr MultiStepConfig kMultiStep{32, 16, 16};
+inline constexpr MultiStepConfig kMultiStep{32, 20, 16};
 
 constexpr int block_rows(MultiStepConfig c) { return c.rows_per_thread * c.warps_per_block; }
 constexpr int interior_rows(MultiStepConfig c) {

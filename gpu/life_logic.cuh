@@ -7,6 +7,19 @@
 
 namespace gol::gpu {
 
+// One LOP3: the boolean function of three inputs whose truth table is
+// kTable, read as f(0xf0, 0xcc, 0xaa) (the PTX convention). Written out
+// because the compiler otherwise splits some three-input functions in two.
+template <uint8_t kTable>
+__device__ __forceinline__ uint32_t lop3(uint32_t a, uint32_t b, uint32_t c) {
+  uint32_t result;
+  asm("lop3.b32 %0, %1, %2, %3, %4;" : "=r"(result) : "r"(a), "r"(b), "r"(c), "n"(kTable));
+  return result;
+}
+
+constexpr uint8_t kXor3 = 0xf0 ^ 0xcc ^ 0xaa;
+constexpr uint8_t kMajority = (0xf0 & 0xcc) | (0xf0 & 0xaa) | (0xcc & 0xaa);
+
 // The horizontal three-cell sum (west + centre + east) of one row as a
 // two-bit number per cell: bit0 = xor3, bit1 = majority.
 struct RowSum {
@@ -15,7 +28,7 @@ struct RowSum {
 };
 
 __device__ __forceinline__ RowSum row_sum(uint32_t west, uint32_t centre, uint32_t east) {
-  return {west ^ centre ^ east, (west & centre) | (west & east) | (centre & east)};
+  return {lop3<kXor3>(west, centre, east), lop3<kMajority>(west, centre, east)};
 }
 
 // West and east neighbour planes of `centre`, given the words to its left
@@ -27,24 +40,25 @@ __device__ __forceinline__ uint32_t east_of(uint32_t centre, uint32_t right_word
   return __funnelshift_r(centre, right_word, 1);
 }
 
-// B3/S23 from the row sums of the rows above, at and below (the nine-cell
-// sum S includes the centre): alive next iff S == 3, or S == 4 and alive now.
-// With S = ones + 2*T, T = x + k + 2*y (see below): S == 3 is ones & T == 1,
-// S == 4 is ~ones & T == 2, and T == 1 / T == 2 reduce to the `pick` below.
+// B3/S23 from the row sums of the rows above, at and below, in eight LOP3s.
+// The nine-cell sum S (centre included) is ones + 2*T with
+// ones = xor3(bit0s), k = majority(bit0s) and T = x + k + 2*y, where
+// x = xor3(bit1s), y = majority(bit1s). Alive next iff S == 3 (ones and
+// T == 1) or S == 4 and alive now (not ones and T == 2). With u = x ^ k:
+// T == 1 is u & ~y, and T == 2 is ~u & (x ^ y) (u == 0 means x == k).
 struct ConwayLogic {
   __device__ __forceinline__ uint32_t operator()(RowSum above, RowSum mid, RowSum below,
                                                  uint32_t alive) const {
-    const uint32_t ones = above.bit0 ^ mid.bit0 ^ below.bit0;
-    const uint32_t k =
-        (above.bit0 & mid.bit0) | (above.bit0 & below.bit0) | (mid.bit0 & below.bit0);
-    const uint32_t x = above.bit1 ^ mid.bit1 ^ below.bit1;
-    const uint32_t y =
-        (above.bit1 & mid.bit1) | (above.bit1 & below.bit1) | (mid.bit1 & below.bit1);
-    const uint32_t u = x ^ k;  // T odd
-    // u ? (T == 1) : (T == 2), using that u == 0 means x == k.
-    const uint32_t pick = (u & ~y) | (~u & (x ^ y));
-    // ones ? u : (alive & ~u)
-    const uint32_t gate = (ones & u) | (~ones & alive & ~u);
+    constexpr uint8_t A = 0xf0, B = 0xcc, C = 0xaa;
+    const uint32_t ones = lop3<kXor3>(above.bit0, mid.bit0, below.bit0);
+    const uint32_t k = lop3<kMajority>(above.bit0, mid.bit0, below.bit0);
+    const uint32_t x = lop3<kXor3>(above.bit1, mid.bit1, below.bit1);
+    const uint32_t y = lop3<kMajority>(above.bit1, mid.bit1, below.bit1);
+    const uint32_t u = x ^ k;
+    // pick(u, y, x) = u ? ~y : x ^ y
+    const uint32_t pick = lop3<static_cast<uint8_t>((A & ~B) | (~A & (C ^ B)))>(u, y, x);
+    // gate(ones, u, alive) = ones ? u : alive & ~u
+    const uint32_t gate = lop3<static_cast<uint8_t>((A & B) | (~A & C & ~B))>(ones, u, alive);
     return pick & gate;
   }
 };
