@@ -87,6 +87,7 @@ class SparseGrid {
   std::vector<int32_t> active_;
   std::vector<Outcome> outcomes_;  // by index into active_
   std::vector<uint8_t> wake_;      // by slot: step in the next generation
+  uint8_t wake_sink_ = 0;          // written instead of a flag not to be set
 };
 
 }  // namespace gol::sparse
