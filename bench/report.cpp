@@ -11,7 +11,7 @@
 namespace gol::bench {
 namespace {
 
-using Value = std::variant<std::monostate, double, uint64_t, std::string>;
+using Value = std::variant<std::monostate, double, uint64_t, std::string, std::vector<double>>;
 
 struct Field {
   std::string key;
@@ -32,17 +32,6 @@ std::string hex(uint64_t value) {
   return text;
 }
 
-std::string join_seconds(const std::vector<double>& seconds) {
-  std::string text;
-  for (double s : seconds) {
-    char item[32];
-    std::snprintf(item, sizeof item, "%.6g", s);
-    if (!text.empty()) text += ';';
-    text += item;
-  }
-  return text;
-}
-
 std::vector<Field> result_fields(const RunResult& r) {
   const bool golly = r.engine == Engine::kGolly;
   auto when_nonzero = [](double v) { return v > 0 ? Value(v) : Value(std::monostate{}); };
@@ -53,7 +42,7 @@ std::vector<Field> result_fields(const RunResult& r) {
       {"topology", r.topology},
       {"generations", r.generations},
       {"median_seconds", r.median_seconds},
-      {"seconds", join_seconds(r.seconds)},
+      {"seconds", r.seconds},
       {"area", r.area},
       {"effective_cups", r.effective_cups()},
       {"computed_cups", optional_value(r.computed_cups())},
@@ -116,11 +105,28 @@ std::string json_value(const Value& value) {
   }
   if (const uint64_t* u = std::get_if<uint64_t>(&value)) return std::to_string(*u);
   if (const std::string* s = std::get_if<std::string>(&value)) return json_string(*s);
+  if (const auto* list = std::get_if<std::vector<double>>(&value)) {
+    std::string text = "[";
+    for (size_t i = 0; i < list->size(); ++i) {
+      if (i > 0) text += ", ";
+      text += json_value((*list)[i]);
+    }
+    return text + "]";
+  }
   return "null";
 }
 
+// Lists become one field of ";"-separated numbers.
 std::string csv_value(const Value& value) {
   if (std::holds_alternative<std::monostate>(value)) return "";
+  if (const auto* list = std::get_if<std::vector<double>>(&value)) {
+    std::string text;
+    for (double v : *list) {
+      if (!text.empty()) text += ';';
+      text += number_text(v);
+    }
+    return text;
+  }
   if (const std::string* s = std::get_if<std::string>(&value)) {
     if (s->find_first_of(",\"\n") == std::string::npos) return *s;
     std::string quoted = "\"";

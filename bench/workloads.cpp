@@ -131,9 +131,9 @@ Pattern build_workload_pattern(const Workload& workload) {
 }
 
 std::optional<double> reference_budget(std::string_view backend) {
-  // Each about 10-15 s on the 2-core dev machine (serial runs at some
+  // Each about 10-20 s on the 2-core dev machine (serial runs at some
   // 40-90 M cell updates a second there, nibble some 0.2-0.4 G, bit some 2 G).
-  if (backend == "serial") return 5e8;
+  if (backend == "serial") return 1.1e9;
   if (backend == "nibble") return 3e9;
   if (backend == "bit") return 3e10;
   return std::nullopt;

@@ -1,11 +1,11 @@
 // End-to-end `gol bench` runs on small --quick workloads: backends agree,
 // the outputs are written, and bad workload or backend names are refused.
+#include <gtest/gtest.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-
-#include <gtest/gtest.h>
 
 #include "bench/backend_runner.h"
 #include "bench/bench_command.h"

@@ -115,6 +115,8 @@ TEST(Report, JsonParsesWithTheDocumentedKeys) {
   EXPECT_TRUE(simd["device_seconds"].is_null());
   EXPECT_TRUE(simd["peak_rss_bytes"].is_null());
   EXPECT_EQ(simd["cell_hash"].string(), "0000000000abcdef");
+  ASSERT_EQ(simd["seconds"].array().size(), 3u);
+  EXPECT_DOUBLE_EQ(simd["seconds"].array()[0].number(), 0.5);
   EXPECT_EQ(json["results"].array()[3]["engine"].string(), "golly");
   EXPECT_EQ(json["skipped"].array()[0]["backend"].string(), "serial");
   EXPECT_FALSE(json["check"]["passed"].boolean());
