@@ -128,7 +128,13 @@ void run_workload(const Workload& workload, const std::vector<ChosenBackend>& ba
       continue;
     }
     std::cerr << "gol bench: " << workload.name << " on " << backend.name << "\n";
-    report.results.push_back(run_backend(workload, pattern, backend.name, settings));
+    try {
+      report.results.push_back(run_backend(workload, pattern, backend.name, settings));
+    } catch (const RuntimeError& e) {
+      // Keep the other results; the run still ends with exit code 4.
+      std::cerr << "gol bench: " << backend.name << " on " << workload.name << " failed\n";
+      report.failures.push_back({workload.name, backend.name, e.what()});
+    }
   }
   for (const std::string& algorithm : algorithms) {
     std::cerr << "gol bench: " << workload.name << " on bgolly -a " << algorithm << "\n";
@@ -226,6 +232,10 @@ int run_bench_command(const std::vector<std::string>& args) {
   if (!report.disagreements.empty()) {
     throw RuntimeError("backends disagree on " + std::to_string(report.disagreements.size()) +
                        " result(s); see the check lines above");
+  }
+  if (!report.failures.empty()) {
+    throw RuntimeError(std::to_string(report.failures.size()) +
+                       " run(s) failed; see the FAILED lines above");
   }
   return 0;
 }

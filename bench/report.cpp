@@ -329,6 +329,9 @@ void write_table(std::ostream& out, const BenchReport& report) {
   for (const SkippedRun& s : report.skipped) {
     out << "skipped " << s.backend << " on " << s.workload << ": " << s.reason << "\n";
   }
+  for (const SkippedRun& f : report.failures) {
+    out << "FAILED " << f.backend << " on " << f.workload << ": " << f.reason << "\n";
+  }
   if (report.disagreements.empty()) {
     out << "check: all backends agree on every workload's final population and cells\n";
   } else {
@@ -363,6 +366,13 @@ void write_json(std::ostream& out, const BenchReport& report) {
     const SkippedRun& s = report.skipped[i];
     out << (i ? ", " : "") << "{\"workload\": " << json_string(s.workload)
         << ", \"backend\": " << json_string(s.backend) << ", \"reason\": " << json_string(s.reason)
+        << "}";
+  }
+  out << "],\n  \"failures\": [";
+  for (size_t i = 0; i < report.failures.size(); ++i) {
+    const SkippedRun& f = report.failures[i];
+    out << (i ? ", " : "") << "{\"workload\": " << json_string(f.workload)
+        << ", \"backend\": " << json_string(f.backend) << ", \"reason\": " << json_string(f.reason)
         << "}";
   }
   out << "],\n  \"check\": {\"passed\": " << (report.disagreements.empty() ? "true" : "false")

@@ -20,6 +20,9 @@ struct BenchReport {
   bool isolate = false;
   std::vector<RunResult> results;
   std::vector<SkippedRun> skipped;
+  // Runs of ours that threw (a device failure, repeats that disagree): the
+  // reason is in SkippedRun::reason. Like disagreements, they fail the run.
+  std::vector<SkippedRun> failures;
   std::vector<Disagreement> disagreements;
 };
 

@@ -84,13 +84,15 @@ TEST(Report, TableShowsMachineRowsNotesAndCheck) {
   }
 }
 
-TEST(Report, TableReportsFailedChecks) {
+TEST(Report, TableReportsFailedChecksAndRuns) {
   BenchReport report = sample_report();
   report.disagreements = {{"torus-1024", "bit ends with population 1"}};
+  report.failures = {{"plane-8192", "gpu", "device lost"}};
   std::ostringstream out;
   write_table(out, report);
   EXPECT_NE(out.str().find("check FAILED on torus-1024: bit ends with population 1"),
             std::string::npos);
+  EXPECT_NE(out.str().find("FAILED gpu on plane-8192: device lost"), std::string::npos);
 }
 
 TEST(Report, JsonParsesWithTheDocumentedKeys) {
@@ -119,6 +121,7 @@ TEST(Report, JsonParsesWithTheDocumentedKeys) {
   EXPECT_DOUBLE_EQ(simd["seconds"].array()[0].number(), 0.5);
   EXPECT_EQ(json["results"].array()[3]["engine"].string(), "golly");
   EXPECT_EQ(json["skipped"].array()[0]["backend"].string(), "serial");
+  EXPECT_TRUE(json["failures"].array().empty());
   EXPECT_FALSE(json["check"]["passed"].boolean());
   EXPECT_EQ(json["check"]["mismatches"].array()[0]["message"].string(), "a \"quoted\"\nmessage");
 }
