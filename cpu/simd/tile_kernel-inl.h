@@ -13,8 +13,9 @@
 // RowsAbove/RowsBelow join two blocks into the block shifted by one row, and
 // the north/south tiles supply the block before the first and after the last.
 //
-// A policy `Ops` provides: type V; kLanes; Load/Store (unaligned uint64_t*);
-// Zero, Not, And, Or, Xor, AndNot(a, b) = ~a & b; ShiftLeft<k>, ShiftRight<k> within
+// A policy `Ops` provides: type V; kLanes; kTernaryLogic (whether any
+// three-input boolean function is one op, so the kernel may prefer them); Load/Store (unaligned
+// uint64_t*); Zero, Not, And, Or, Xor, AndNot(a, b) = ~a & b; ShiftLeft<k>, ShiftRight<k> within
 // lanes; Xor3, Majority; OrAnd(a, b, c) = a | (b & c); XorAndNot(a, b, c) = (a ^ b) & ~c;
 // AndOr(a, b, c) = a & (b | c); RowsAbove(prev, cur) = the rows one above
 // cur's (prev's last row, then cur's rows but its last); RowsBelow(cur,
@@ -59,26 +60,42 @@ struct RowSums {
   V alive;
 };
 
-template <class Ops>
-[[gnu::always_inline]] inline RowSums<typename Ops::V> SumRows(const uint64_t* west,
-                                                               const uint64_t* centre,
-                                                               const uint64_t* east) {
-  using V = typename Ops::V;
-  const V row = Ops::Load(centre);
-  // Bit i's west neighbour is bit i - 1; bit 0's is bit 63 of the west tile.
-  const V west_cells =
-      Ops::Or(Ops::template ShiftLeft<1>(row), Ops::template ShiftRight<63>(Ops::Load(west)));
-  const V east_cells =
-      Ops::Or(Ops::template ShiftRight<1>(row), Ops::template ShiftLeft<63>(Ops::Load(east)));
+// Horizontal sums of a row block given its rows and the rows of the west and
+// east tiles beside it.
+template <class Ops, class V>
+[[gnu::always_inline]] inline RowSums<V> SumRows(V row, V west_tile_rows, V east_tile_rows) {
+  // Cell i's west neighbour is bit i - 1 (bit 0's is the west tile's bit 63);
+  // its east neighbour is bit i + 1 (bit 63's is the east tile's bit 0).
+  const V shifted_west = Ops::template ShiftLeft<1>(row);
+  const V shifted_east = Ops::template ShiftRight<1>(row);
+  const V from_west_tile = Ops::template ShiftRight<63>(west_tile_rows);
+  const V from_east_tile = Ops::template ShiftLeft<63>(east_tile_rows);
   RowSums<V> sums;
-  sums.pair_ones = Ops::Xor(west_cells, east_cells);
-  sums.pair_twos = Ops::And(west_cells, east_cells);
-  // The 3-cell sum from the pair sum: shares its work where there is no
-  // ternary logic op.
+  if constexpr (Ops::kTernaryLogic) {
+    // The shifts leave zero the bits the neighbour tiles fill, so both
+    // incoming bits travel in one word and west + east is one full adder:
+    // one op fewer where a full adder is two ternary-logic ops.
+    const V edges = Ops::Or(from_west_tile, from_east_tile);
+    sums.pair_ones = Ops::Xor3(shifted_west, shifted_east, edges);
+    sums.pair_twos = Ops::Majority(shifted_west, shifted_east, edges);
+  } else {
+    const V west_cells = Ops::Or(shifted_west, from_west_tile);
+    const V east_cells = Ops::Or(shifted_east, from_east_tile);
+    sums.pair_ones = Ops::Xor(west_cells, east_cells);
+    sums.pair_twos = Ops::And(west_cells, east_cells);
+  }
+  // The 3-cell sum from the pair sum.
   sums.three_ones = Ops::Xor(sums.pair_ones, row);
   sums.three_twos = Ops::OrAnd(sums.pair_twos, row, sums.pair_ones);
   sums.alive = row;
   return sums;
+}
+
+template <class Ops>
+[[gnu::always_inline]] inline RowSums<typename Ops::V> SumRows(const uint64_t* west,
+                                                               const uint64_t* centre,
+                                                               const uint64_t* east) {
+  return SumRows<Ops>(Ops::Load(centre), Ops::Load(west), Ops::Load(east));
 }
 
 // B3/S23: with the count written as ones + 2 * (carry + twos) + 4 * fours,

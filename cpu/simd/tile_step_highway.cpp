@@ -17,6 +17,7 @@ struct HighwayOps {
   using D = hn::ScalableTag<uint64_t>;
   using V = hn::Vec<D>;
   static constexpr size_t kLanes = hn::MaxLanes(D());
+  static constexpr bool kTernaryLogic = HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3;
 
   static V Load(const uint64_t* p) { return hn::LoadU(D(), p); }
   static void Store(V v, uint64_t* p) { hn::StoreU(v, D(), p); }
