@@ -61,10 +61,7 @@ class SparseBackend final : public Backend {
     const auto active = grid_.active();
     for (size_t first = begin; first < end; first += kChunkTiles) {
       const size_t count = std::min(kChunkTiles, end - first);
-      for (size_t i = 0; i < count; ++i) {
-        grid_.neighbourhood(active[first + i], in[i].at);
-        grid_.prefetch_for_commit(first + i);
-      }
+      for (size_t i = 0; i < count; ++i) grid_.neighbourhood(active[first + i], in[i].at);
       cpu::step_tiles(in.data(), out.data(), count, rule_, library_);
       for (size_t i = 0; i < count; ++i) grid_.commit(first + i, out[i]);
     }

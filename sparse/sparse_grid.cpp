@@ -12,9 +12,6 @@
 namespace gol::sparse {
 namespace {
 
-const Tile kEmptyTile{};
-constexpr size_t kCacheLine = 64;
-
 // Wake flags are set concurrently by several commits; all write the same
 // value, so relaxed stores suffice (the join after the parallel pass orders
 // them before finish_generation reads them).
@@ -58,6 +55,7 @@ void SparseGrid::load(const CellSet& cells, const Topology& topology, bool keep_
   active_.clear();
   for (size_t slot = 0; slot < map_.slot_count(); ++slot) {
     const auto s = static_cast<int32_t>(slot);
+    if (!map_.in_use(s)) continue;
     map_.tile(1, s) = map_.tile(0, s);
     map_.summary(0, s) = {border_occupancy(map_.tile(0, s)),
                           static_cast<uint8_t>(!map_.tile(0, s).empty())};
@@ -109,21 +107,12 @@ void SparseGrid::neighbourhood(int32_t slot, const Tile* (&at)[3][3]) const {
   at[1][1] = &map_.tile(parity, slot);
   const auto& neighbours = map_.neighbours(slot);
   for (int direction = 0; direction < kDirections; ++direction) {
-    const int32_t other = neighbours[direction];
     at[1 + kDirectionDy[direction]][1 + kDirectionDx[direction]] =
-        other == TileMap::kAbsent ? &kEmptyTile : &map_.tile(parity, other);
+        &map_.tile(parity, neighbours[direction]);
   }
 }
 
 void SparseGrid::wake(int32_t slot) { set_flag(wake_[slot]); }
-
-void SparseGrid::prefetch_for_commit(size_t index) const {
-  const auto* bytes =
-      reinterpret_cast<const char*>(&map_.tile(current_parity() ^ 1, active_[index]));
-  for (size_t offset = 0; offset < sizeof(Tile); offset += kCacheLine) {
-    __builtin_prefetch(bytes + offset, 1);
-  }
-}
 
 void SparseGrid::commit(size_t index, const Tile& next) {
   const int32_t slot = active_[index];
@@ -141,7 +130,7 @@ void SparseGrid::commit(size_t index, const Tile& next) {
   const auto& neighbours = map_.neighbours(slot);
   uint8_t absent = 0;
   for (int direction = 0; direction < kDirections; ++direction) {
-    absent |= static_cast<uint8_t>((neighbours[direction] == TileMap::kAbsent) << direction);
+    absent |= static_cast<uint8_t>((neighbours[direction] == TileMap::kEmptySlot) << direction);
   }
   Outcome& outcome = outcomes_[index];
   outcome.create = border & absent;
@@ -150,21 +139,19 @@ void SparseGrid::commit(size_t index, const Tile& next) {
 
   if (changed_columns != 0) {
     wake(slot);
-    // Eight unconditional stores (unwanted ones into a sink) instead of a
-    // data-dependent loop: the branch mispredictions cost more.
+    // Only real neighbours: stores into a shared sink would bounce its
+    // cache line between the workers.
     const unsigned changed_border =
         border_bits(top_change, bottom_change, changed_columns) & ~absent & 0xFFu;
-    uint8_t* const flags = wake_.data();
-    for (int direction = 0; direction < kDirections; ++direction) {
-      const int32_t other = std::max(neighbours[direction], 0);  // kAbsent is masked out
-      set_flag(*((changed_border >> direction & 1) ? flags + other : &wake_sink_));
+    for (unsigned pending = changed_border; pending != 0; pending &= pending - 1) {
+      wake(neighbours[std::countr_zero(pending)]);
     }
   }
 }
 
 void SparseGrid::create_neighbours(int32_t slot, uint8_t directions) {
   for (int direction = 0; direction < kDirections; ++direction) {
-    if (!(directions >> direction & 1) || map_.neighbours(slot)[direction] != TileMap::kAbsent) {
+    if (!(directions >> direction & 1) || map_.neighbours(slot)[direction] != TileMap::kEmptySlot) {
       continue;
     }
     const TileCoord at = map_.coord(slot);
@@ -180,7 +167,6 @@ bool SparseGrid::shows_live_border(int32_t slot) const {
   const auto& neighbours = map_.neighbours(slot);
   for (int direction = 0; direction < kDirections; ++direction) {
     const int32_t other = neighbours[direction];
-    if (other == TileMap::kAbsent) continue;
     const uint8_t facing = static_cast<uint8_t>(1u << opposite(direction));
     if ((map_.summary(0, other).border | map_.summary(1, other).border) & facing) return true;
   }
@@ -191,19 +177,22 @@ void SparseGrid::finish_generation() {
   ++generation_;
   if (keep_all_active_) return;  // every slot stays in active_
   const size_t stepped = active_.size();
-  // Create first, then free, so a slot freed now is not reused in the same
-  // pass while active_ still names it.
-  for (size_t i = 0; i < stepped; ++i) {
-    if (outcomes_[i].create != 0) create_neighbours(active_[i], outcomes_[i].create);
-  }
-  for (size_t i = 0; i < stepped; ++i) {
-    const int32_t slot = active_[i];
-    if (outcomes_[i].maybe_free && !shows_live_border(slot)) {
-      map_.free(slot);
-      wake_[slot] = 0;
+  if (!map_.is_torus()) {
+    // Create first, then free, so a slot freed now is not reused in the
+    // same pass while active_ still names it.
+    for (size_t i = 0; i < stepped; ++i) {
+      if (outcomes_[i].create != 0) create_neighbours(active_[i], outcomes_[i].create);
+    }
+    for (size_t i = 0; i < stepped; ++i) {
+      const int32_t slot = active_[i];
+      if (outcomes_[i].maybe_free && !shows_live_border(slot)) {
+        map_.free(slot);
+        wake_[slot] = 0;
+      }
     }
   }
   wake_.resize(map_.slot_count(), 0);
+  wake_[TileMap::kEmptySlot] = 0;
   plan_from_wake_flags(stepped);
   outcomes_.resize(active_.size());
 }
@@ -212,10 +201,10 @@ void SparseGrid::plan_from_wake_flags(size_t previous_count) {
   // Every woken slot is a stepped tile or a neighbour of one (created tiles
   // included), so when few tiles stepped it is enough to look there.
   if (previous_count * kDirections * kGatherSlotsPerCandidate < map_.slot_count()) {
-    std::vector<int32_t> next;
-    next.reserve(previous_count * 2);
+    std::vector<int32_t>& next = planned_;
+    next.clear();
     auto take = [&](int32_t slot) {
-      if (slot != TileMap::kAbsent && wake_[slot]) {
+      if (wake_[slot]) {
         wake_[slot] = 0;
         next.push_back(slot);
       }

@@ -52,9 +52,6 @@ class SparseGrid {
   // indices may run concurrently (each writes only its own slot and sets
   // wake flags).
   void commit(size_t index, const Tile& next);
-  // Asks the cache for the buffer commit(index) will overwrite, so callers
-  // can overlap that memory traffic with the kernel's arithmetic.
-  void prefetch_for_commit(size_t index) const;
   // Moves to the next generation after every active tile is committed:
   // creates and frees tiles and plans the next active list.
   void finish_generation();
@@ -86,8 +83,8 @@ class SparseGrid {
   bool keep_all_active_ = false;
   std::vector<int32_t> active_;
   std::vector<Outcome> outcomes_;  // by index into active_
+  std::vector<int32_t> planned_;   // the next active list while it is built
   std::vector<uint8_t> wake_;      // by slot: step in the next generation
-  uint8_t wake_sink_ = 0;          // written instead of a flag not to be set
 };
 
 }  // namespace gol::sparse

@@ -31,11 +31,13 @@ void TileMap::reset_plane() {
   in_use_.clear();
   free_slots_.clear();
   index_.clear();
+  allocate_slot({});
+  in_use_[kEmptySlot] = 0;
 }
 
 void TileMap::reset_torus(int64_t tiles_x, int64_t tiles_y) {
   reset_plane();
-  reserve(static_cast<size_t>(tiles_x * tiles_y));
+  reserve(static_cast<size_t>(tiles_x * tiles_y) + 1);
   torus_ = true;
   tiles_x_ = tiles_x;
   tiles_y_ = tiles_y;
@@ -96,7 +98,7 @@ int32_t TileMap::create(TileCoord coord) {
   index_.insert(coord, slot);
   for (int direction = 0; direction < kDirections; ++direction) {
     const int32_t other = find(neighbour_coord(coord, direction));
-    neighbours_[slot][direction] = other;
+    neighbours_[slot][direction] = other == kAbsent ? kEmptySlot : other;
     if (other != kAbsent) neighbours_[other][opposite(direction)] = slot;
   }
   return slot;
@@ -106,7 +108,7 @@ void TileMap::free(int32_t slot) {
   GOL_CHECK(!torus_ && in_use(slot));
   for (int direction = 0; direction < kDirections; ++direction) {
     const int32_t other = neighbours_[slot][direction];
-    if (other != kAbsent) neighbours_[other][opposite(direction)] = kAbsent;
+    if (other != kEmptySlot) neighbours_[other][opposite(direction)] = kEmptySlot;
   }
   index_.erase(coords_[slot]);
   in_use_[slot] = 0;

@@ -1,6 +1,8 @@
 // The tiles of a world in a slot pool: two generations of every tile (the
 // current one and the one before it), each held in one contiguous array,
 // with each slot's eight neighbour slots cached so stepping never hashes.
+// Slot 0 is a permanent empty tile that stands in for absent neighbours, so
+// reading a neighbourhood takes no branches.
 // On the plane, tiles are created and freed as activity moves; on a torus,
 // every tile exists and neighbours wrap.
 #pragma once
@@ -43,6 +45,8 @@ inline constexpr int64_t kMaxTileCoordinate = (int64_t{1} << 56);
 class TileMap {
  public:
   static constexpr int32_t kAbsent = CoordIndex::kAbsent;
+  // The shared empty tile: never stepped, written, listed or freed.
+  static constexpr int32_t kEmptySlot = 0;
 
   // What neighbours and the scheduler know about one generation of a slot
   // without reading its 512 bytes.
@@ -70,14 +74,14 @@ class TileMap {
   const Tile& tile(int parity, int32_t slot) const { return tiles_[parity][slot]; }
   Summary& summary(int parity, int32_t slot) { return summaries_[parity][slot]; }
   const Summary& summary(int parity, int32_t slot) const { return summaries_[parity][slot]; }
-  // Neighbour slots indexed by Direction; kAbsent where no tile exists.
+  // Neighbour slots indexed by Direction; kEmptySlot where no tile exists.
   const std::array<int32_t, kDirections>& neighbours(int32_t slot) const {
     return neighbours_[slot];
   }
   TileCoord coord(int32_t slot) const { return coords_[slot]; }
   bool in_use(int32_t slot) const { return in_use_[slot] != 0; }
 
-  // Slots ever allocated (in use or free), i.e. the valid slot range.
+  // Slots ever allocated (in use, free or the empty slot): the valid range.
   size_t slot_count() const { return coords_.size(); }
   // Tiles held now.
   size_t size() const { return index_.size(); }

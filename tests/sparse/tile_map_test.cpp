@@ -36,11 +36,13 @@ TEST(TileMap, LinksNeighboursBothWaysOnCreateAndUnlinksOnFree) {
   EXPECT_EQ(map.neighbours(east)[kW], centre);
   EXPECT_EQ(map.neighbours(centre)[kSW], south_west);
   EXPECT_EQ(map.neighbours(south_west)[kNE], centre);
-  EXPECT_EQ(map.neighbours(centre)[kN], TileMap::kAbsent);
+  EXPECT_EQ(map.neighbours(centre)[kN], TileMap::kEmptySlot);
+  EXPECT_TRUE(map.tile(0, TileMap::kEmptySlot).empty());
+  EXPECT_FALSE(map.in_use(TileMap::kEmptySlot));
   EXPECT_EQ(map.size(), 3u);
 
   map.free(east);
-  EXPECT_EQ(map.neighbours(centre)[kE], TileMap::kAbsent);
+  EXPECT_EQ(map.neighbours(centre)[kE], TileMap::kEmptySlot);
   EXPECT_EQ(map.find({1, 0}), TileMap::kAbsent);
   EXPECT_EQ(map.size(), 2u);
 
