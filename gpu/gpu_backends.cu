@@ -154,7 +154,10 @@ std::string describe(TorusKernel kernel) {
       return "multi-step: " + std::to_string(kMultiStep.rows_per_thread) + " rows x " +
              std::to_string(kWordsPerLane) + " words a thread, " +
              std::to_string(kMultiStep.warps_per_block) + " warps a block, " +
-             std::to_string(kMultiStep.generations_per_launch) + " generations a launch";
+             std::to_string(kMultiStep.generations_per_launch) +
+             " generations a launch (fields too small to fill the GPU: " +
+             std::to_string(kMultiStepSmall.rows_per_thread) + " rows, " +
+             std::to_string(kMultiStepSmall.warps_per_block) + " warps)";
     case TorusKernel::kBitStep:
       return "bit-step: one 32-bit word a thread, one generation a launch";
     case TorusKernel::kNaive:

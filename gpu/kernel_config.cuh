@@ -21,13 +21,19 @@ inline constexpr int kWarpWords = 32 * kWordsPerLane;
 inline constexpr int kInteriorWords = kWarpWords - 2;
 
 inline constexpr MultiStepConfig kMultiStep{32, 20, 16};
+// For fields too small to give kMultiStep's blocks to half the
+// multiprocessors: shorter blocks, more halo, but every SM busy.
+inline constexpr MultiStepConfig kMultiStepSmall{16, 8, 16};
+static_assert(kMultiStepSmall.generations_per_launch == kMultiStep.generations_per_launch,
+              "callers batch generations by kMultiStep alone");
 
 constexpr int block_rows(MultiStepConfig c) { return c.rows_per_thread * c.warps_per_block; }
 constexpr int interior_rows(MultiStepConfig c) {
   return block_rows(c) - 2 * c.generations_per_launch;
 }
 static_assert(kMultiStep.generations_per_launch <= 32, "one halo word covers 32 generations");
-static_assert(interior_rows(kMultiStep) > 0, "a block must keep some rows");
+static_assert(interior_rows(kMultiStep) > 0 && interior_rows(kMultiStepSmall) > 0,
+              "a block must keep some rows");
 
 // One-generation baselines: threads per block (x by y).
 inline constexpr int kBitStepBlockX = 32;

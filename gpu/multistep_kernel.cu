@@ -119,19 +119,43 @@ __global__ void __launch_bounds__(kWarps * 32, 1)
   }
 }
 
-template <class Logic>
-uint64_t launch_with(const uint32_t* src, uint32_t* dst, PackedFieldView field, Edge edge,
-                     int generations, Logic logic, cudaStream_t stream) {
-  constexpr MultiStepConfig c = kMultiStep;
-  const dim3 block(32 * c.warps_per_block);
-  const dim3 grid(static_cast<unsigned>((field.width_words + kInteriorWords - 1) / kInteriorWords),
-                  static_cast<unsigned>((field.height + interior_rows(c) - 1) / interior_rows(c)));
-  multistep_kernel<c.rows_per_thread, c.warps_per_block, c.generations_per_launch>
+dim3 grid_for(MultiStepConfig c, PackedFieldView field) {
+  return dim3(static_cast<unsigned>((field.width_words + kInteriorWords - 1) / kInteriorWords),
+              static_cast<unsigned>((field.height + interior_rows(c) - 1) / interior_rows(c)));
+}
+
+int multiprocessor_count() {
+  static const int count = [] {
+    int device = 0;
+    int value = 0;
+    GOL_CUDA_CHECK(cudaGetDevice(&device));
+    GOL_CUDA_CHECK(cudaDeviceGetAttribute(&value, cudaDevAttrMultiProcessorCount, device));
+    return value;
+  }();
+  return count;
+}
+
+template <MultiStepConfig kConfig, class Logic>
+uint64_t launch_config(const uint32_t* src, uint32_t* dst, PackedFieldView field, Edge edge,
+                       int generations, Logic logic, cudaStream_t stream) {
+  const dim3 block(32 * kConfig.warps_per_block);
+  const dim3 grid = grid_for(kConfig, field);
+  multistep_kernel<kConfig.rows_per_thread, kConfig.warps_per_block, kConfig.generations_per_launch>
       <<<grid, block, 0, stream>>>(src, dst, field.width_words, field.height, edge == Edge::kTorus,
                                    generations, logic);
   GOL_CUDA_CHECK_LAUNCH();
-  return uint64_t{grid.x} * grid.y * (uint64_t{kWarpWords} * 32) * block_rows(c) *
+  return uint64_t{grid.x} * grid.y * (uint64_t{kWarpWords} * 32) * block_rows(kConfig) *
          static_cast<uint64_t>(generations);
+}
+
+template <class Logic>
+uint64_t launch_with(const uint32_t* src, uint32_t* dst, PackedFieldView field, Edge edge,
+                     int generations, Logic logic, cudaStream_t stream) {
+  const dim3 grid = grid_for(kMultiStep, field);
+  if (2 * uint64_t{grid.x} * grid.y < static_cast<uint64_t>(multiprocessor_count())) {
+    return launch_config<kMultiStepSmall>(src, dst, field, edge, generations, logic, stream);
+  }
+  return launch_config<kMultiStep>(src, dst, field, edge, generations, logic, stream);
 }
 
 }  // namespace
