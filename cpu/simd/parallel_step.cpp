@@ -3,8 +3,12 @@
 #include "cpu/simd/parallel_step.h"
 
 #include <tbb/blocked_range.h>
+#include <tbb/global_control.h>
+#include <tbb/info.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
+
+#include <optional>
 
 namespace gol::cpu {
 
@@ -17,10 +21,16 @@ constexpr size_t kTilesPerChunk = 32;
 }  // namespace
 
 struct ParallelTileStepper::Impl {
-  Impl(int threads, SimdLibrary simd_library)
-      : arena(threads > 0 ? threads : tbb::task_arena::automatic), library(simd_library) {
-    arena.initialize();
+  Impl(int threads, SimdLibrary simd_library) : library(simd_library) {
+    // TBB keeps one worker per hardware thread unless told otherwise; more
+    // threads than that were asked for explicitly, so allow them.
+    if (threads > tbb::info::default_concurrency()) {
+      allow_workers.emplace(tbb::global_control::max_allowed_parallelism,
+                            static_cast<size_t>(threads));
+    }
+    arena.initialize(threads > 0 ? threads : tbb::task_arena::automatic);
   }
+  std::optional<tbb::global_control> allow_workers;
   tbb::task_arena arena;
   SimdLibrary library;
 };
