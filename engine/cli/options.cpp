@@ -3,6 +3,7 @@
 
 #include <charconv>
 #include <limits>
+#include <utility>
 
 #include "engine/core/error.h"
 
