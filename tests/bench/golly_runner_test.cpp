@@ -46,7 +46,9 @@ TEST_F(GollyRunnerTest, AgreesWithOursOnThePlaneAndOnATorus) {
     }
     EXPECT_TRUE(check_agreement(results).empty()) << name;
     EXPECT_EQ(results[1].population, results[0].population) << name;
-    if (plane) EXPECT_EQ(results[1].shape_hash, results[0].shape_hash) << name;
+    if (plane) {
+      EXPECT_EQ(results[1].shape_hash, results[0].shape_hash) << name;
+    }
   }
 }
 
