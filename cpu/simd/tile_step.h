@@ -32,12 +32,13 @@ void step_tiles(const TileNeighbourhood* in, Tile* out, size_t count, const Rule
 // ("AVX3", "AVX2", "SSE4", "SCALAR", ...), or xsimd's architecture name.
 std::string simd_target_name(SimdLibrary library);
 
-// The Highway targets compiled into this binary that this CPU can run, best
-// first ("AVX3_DL", "AVX3", "AVX2", "SSE4", ..., "EMU128"); for tests that
-// check every target, not only the one dispatch picks.
-std::vector<std::string> simd_targets_supported();
-// step_tiles with the Highway kernel of simd_targets_supported()[target_index].
+// The instruction sets a library's kernel was compiled for that this CPU
+// can run, best first: Highway's targets ("AVX3", "AVX2", "SSE4", ...,
+// "SCALAR"), xsimd's builds ("avx512bw", "avx2", "sse2"). For tests that
+// check every one, not only the one dispatch picks.
+std::vector<std::string> simd_targets_supported(SimdLibrary library = SimdLibrary::kHighway);
+// step_tiles with the kernel of simd_targets_supported(library)[target_index].
 void step_tiles_on_target(const TileNeighbourhood* in, Tile* out, size_t count, const Rule& rule,
-                          size_t target_index);
+                          size_t target_index, SimdLibrary library = SimdLibrary::kHighway);
 
 }  // namespace gol::cpu

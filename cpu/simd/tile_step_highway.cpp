@@ -154,7 +154,7 @@ const std::vector<TargetEntry>& runnable_targets() {
 
 }  // namespace
 
-std::vector<std::string> simd_targets_supported() {
+std::vector<std::string> highway_targets_supported() {
   std::vector<std::string> names;
   for (const TargetEntry& entry : runnable_targets()) {
     names.emplace_back(hwy::TargetName(entry.target));
@@ -162,8 +162,8 @@ std::vector<std::string> simd_targets_supported() {
   return names;
 }
 
-void step_tiles_on_target(const TileNeighbourhood* in, Tile* out, size_t count, const Rule& rule,
-                          size_t target_index) {
+void step_tiles_highway_target(const TileNeighbourhood* in, Tile* out, size_t count,
+                               const Rule& rule, size_t target_index) {
   const std::vector<TargetEntry>& entries = runnable_targets();
   GOL_CHECK(target_index < entries.size());
   entries[target_index].step(in, out, count, rule);

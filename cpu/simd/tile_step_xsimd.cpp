@@ -1,73 +1,53 @@
-// The tile kernel instantiated with xsimd for the architecture chosen at
-// compile time (xsimd::default_arch: what the compiler flags allow).
-#include <xsimd/xsimd.hpp>
+// The xsimd back end's run-time choice: the widest of its per-instruction-set
+// builds (AVX-512, AVX2, SSE2) that this CPU runs.
+#include <xsimd/config/xsimd_cpuid.hpp>
 
 #include "cpu/simd/tile_step_backends.h"
-
-namespace gol::cpu::xsimd_kernel {
-
-// The kernel's vector-ops policy over xsimd batches of uint64_t.
-template <class Arch>
-struct XsimdOps {
-  using V = xsimd::batch<uint64_t, Arch>;
-  static constexpr size_t kLanes = V::size;
-  static constexpr bool kTernaryLogic = false;  // no ternary-logic op in xsimd
-
-  static V Load(const uint64_t* p) { return V::load_unaligned(p); }
-  static void Store(V v, uint64_t* p) { v.store_unaligned(p); }
-  static V Zero() { return V(uint64_t{0}); }
-  static V Not(V a) { return ~a; }
-  static V And(V a, V b) { return a & b; }
-  static V Or(V a, V b) { return a | b; }
-  static V Xor(V a, V b) { return a ^ b; }
-  // Spelled out: xsimd's bitwise_andnot operand order differs between versions.
-  static V AndNot(V a, V b) { return ~a & b; }
-  template <int kBits>
-  static V ShiftLeft(V a) {
-    return a << kBits;
-  }
-  template <int kBits>
-  static V ShiftRight(V a) {
-    return a >> kBits;
-  }
-  static V Xor3(V a, V b, V c) { return a ^ b ^ c; }
-  static V OrAnd(V a, V b, V c) { return a | (b & c); }
-  static V Majority(V a, V b, V c) { return (a & b) | (c & (a ^ b)); }
-  static V XorAndNot(V a, V b, V c) { return AndNot(c, a ^ b); }
-  static V AndOr(V a, V b, V c) { return a & (b | c); }
-
-  // xsimd has no whole-register lane shift; these are the native ones.
-  static V RowsAbove(V previous, V current) { return JoinShifted<kLanes - 1>(previous, current); }
-  static V RowsBelow(V current, V next) { return JoinShifted<1>(current, next); }
-
- private:
-  // Lanes [kShift, kShift + kLanes) of the concatenation lo:hi.
-  template <size_t kShift>
-  static V JoinShifted(V lo, V hi) {
-#if XSIMD_WITH_AVX512F
-    return V(_mm512_alignr_epi64(hi, lo, kShift));
-#elif XSIMD_WITH_AVX2
-    const __m256i straddle = _mm256_permute2x128_si256(lo, hi, 0x21);
-    return kShift == 1 ? V(_mm256_alignr_epi8(straddle, lo, 8))
-                       : V(_mm256_alignr_epi8(hi, straddle, 8));
-#else
-    static_assert(kLanes == 2, "SSE registers hold two rows");
-    return V(_mm_castpd_si128(_mm_shuffle_pd(_mm_castsi128_pd(lo), _mm_castsi128_pd(hi), 1)));
-#endif
-  }
-};
-
-}  // namespace gol::cpu::xsimd_kernel
-
-#define GOL_SIMD_NAMESPACE xsimd_kernel
-#include "cpu/simd/tile_kernel-inl.h"
+#include "engine/core/error.h"
 
 namespace gol::cpu {
 
-void step_tiles_xsimd(const TileNeighbourhood* in, Tile* out, size_t count, const Rule& rule) {
-  xsimd_kernel::StepTilesForRule<xsimd_kernel::XsimdOps<xsimd::default_arch>>(in, out, count, rule);
+namespace {
+
+struct XsimdBuild {
+  const char* name;
+  void (*step)(const TileNeighbourhood*, Tile*, size_t, const Rule&);
+};
+
+std::vector<XsimdBuild> find_runnable_builds() {
+  const auto available = xsimd::available_architectures();
+  std::vector<XsimdBuild> builds;
+  if (available.avx512bw && available.avx512dq && available.avx512cd) {
+    builds.push_back({"avx512bw", &step_tiles_xsimd_avx512});
+  }
+  if (available.avx2) builds.push_back({"avx2", &step_tiles_xsimd_avx2});
+  builds.push_back({"sse2", &step_tiles_xsimd_sse2});
+  return builds;
 }
 
-std::string xsimd_target_name() { return xsimd::default_arch::name(); }
+const std::vector<XsimdBuild>& runnable_builds() {
+  static const std::vector<XsimdBuild> builds = find_runnable_builds();
+  return builds;
+}
+
+}  // namespace
+
+void step_tiles_xsimd(const TileNeighbourhood* in, Tile* out, size_t count, const Rule& rule) {
+  runnable_builds().front().step(in, out, count, rule);
+}
+
+std::string xsimd_target_name() { return runnable_builds().front().name; }
+
+std::vector<std::string> xsimd_targets_supported() {
+  std::vector<std::string> names;
+  for (const XsimdBuild& build : runnable_builds()) names.emplace_back(build.name);
+  return names;
+}
+
+void step_tiles_xsimd_target(const TileNeighbourhood* in, Tile* out, size_t count, const Rule& rule,
+                             size_t target_index) {
+  GOL_CHECK(target_index < runnable_builds().size());
+  runnable_builds()[target_index].step(in, out, count, rule);
+}
 
 }  // namespace gol::cpu

@@ -30,21 +30,20 @@ void PrintTo(const Kernel& kernel, std::ostream* os) { *os << kernel.name; }
 
 std::vector<Kernel> all_kernels() {
   std::vector<Kernel> kernels;
-  const std::vector<std::string> targets = simd_targets_supported();
-  for (size_t index = 0; index < targets.size(); ++index) {
-    kernels.push_back({"Highway_" + targets[index], [index](const TileNeighbourhood* in, Tile* out,
-                                                            size_t count, const Rule& rule) {
-                         step_tiles_on_target(in, out, count, rule, index);
-                       }});
+  for (SimdLibrary library : {SimdLibrary::kHighway, SimdLibrary::kXsimd}) {
+    const std::string prefix = library == SimdLibrary::kHighway ? "Highway_" : "xsimd_";
+    const std::vector<std::string> targets = simd_targets_supported(library);
+    for (size_t index = 0; index < targets.size(); ++index) {
+      kernels.push_back(
+          {prefix + targets[index], [index, library](const TileNeighbourhood* in, Tile* out,
+                                                     size_t count, const Rule& rule) {
+             step_tiles_on_target(in, out, count, rule, index, library);
+           }});
+    }
+    kernels.push_back({prefix + "dispatched",
+                       [library](const TileNeighbourhood* in, Tile* out, size_t count,
+                                 const Rule& rule) { step_tiles(in, out, count, rule, library); }});
   }
-  kernels.push_back({"Highway_dispatched",
-                     [](const TileNeighbourhood* in, Tile* out, size_t count, const Rule& rule) {
-                       step_tiles(in, out, count, rule, SimdLibrary::kHighway);
-                     }});
-  kernels.push_back(
-      {"xsimd", [](const TileNeighbourhood* in, Tile* out, size_t count, const Rule& rule) {
-         step_tiles(in, out, count, rule, SimdLibrary::kXsimd);
-       }});
   return kernels;
 }
 
@@ -174,10 +173,11 @@ INSTANTIATE_TEST_SUITE_P(AllKernels, SimdTileStepTest, testing::ValuesIn(all_ker
                          });
 
 TEST(SimdTargets, DispatchedTargetIsTheBestSupported) {
-  const std::vector<std::string> targets = simd_targets_supported();
-  ASSERT_FALSE(targets.empty());
-  EXPECT_EQ(simd_target_name(SimdLibrary::kHighway), targets.front());
-  EXPECT_FALSE(simd_target_name(SimdLibrary::kXsimd).empty());
+  for (SimdLibrary library : {SimdLibrary::kHighway, SimdLibrary::kXsimd}) {
+    const std::vector<std::string> targets = simd_targets_supported(library);
+    ASSERT_FALSE(targets.empty());
+    EXPECT_EQ(simd_target_name(library), targets.front());
+  }
 }
 
 }  // namespace

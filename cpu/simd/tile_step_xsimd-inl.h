@@ -1,0 +1,77 @@
+// The tile kernel's xsimd policy and entry point, compiled by one .cpp file
+// per instruction set (each with its own compiler flags and its own
+// GOL_SIMD_NAMESPACE, so no two copies share a symbol).
+#pragma once
+
+#include <xsimd/xsimd.hpp>
+
+#include "cpu/simd/tile_step.h"
+
+namespace gol::cpu::GOL_SIMD_NAMESPACE {
+
+// The kernel's vector-ops policy over xsimd batches of uint64_t.
+template <class Arch>
+struct XsimdOps {
+  using V = xsimd::batch<uint64_t, Arch>;
+  static constexpr size_t kLanes = V::size;
+  static constexpr bool kTernaryLogic = false;  // no ternary-logic op in xsimd
+
+  static V Load(const uint64_t* p) { return V::load_unaligned(p); }
+  static void Store(V v, uint64_t* p) { v.store_unaligned(p); }
+  static V Zero() { return V(uint64_t{0}); }
+  static V Not(V a) { return ~a; }
+  static V And(V a, V b) { return a & b; }
+  static V Or(V a, V b) { return a | b; }
+  static V Xor(V a, V b) { return a ^ b; }
+  // Spelled out: xsimd's bitwise_andnot operand order differs between versions.
+  static V AndNot(V a, V b) { return ~a & b; }
+  template <int kBits>
+  static V ShiftLeft(V a) {
+    return a << kBits;
+  }
+  template <int kBits>
+  static V ShiftRight(V a) {
+    return a >> kBits;
+  }
+  static V Xor3(V a, V b, V c) { return a ^ b ^ c; }
+  static V OrAnd(V a, V b, V c) { return a | (b & c); }
+  static V Majority(V a, V b, V c) { return (a & b) | (c & (a ^ b)); }
+  static V XorAndNot(V a, V b, V c) { return AndNot(c, a ^ b); }
+  static V AndOr(V a, V b, V c) { return a & (b | c); }
+
+  // xsimd has no whole-register lane shift; these are the native ones.
+  static V RowsAbove(V previous, V current) { return JoinShifted<kLanes - 1>(previous, current); }
+  static V RowsBelow(V current, V next) { return JoinShifted<1>(current, next); }
+
+ private:
+  // Lanes [kShift, kShift + kLanes) of the concatenation lo:hi.
+  template <size_t kShift>
+  static V JoinShifted(V lo, V hi) {
+    // The including file's compiler flags decide which registers exist.
+#if XSIMD_WITH_AVX512F
+    return V(_mm512_alignr_epi64(hi, lo, kShift));
+#elif XSIMD_WITH_AVX2
+    const __m256i straddle = _mm256_permute2x128_si256(lo, hi, 0x21);
+    return kShift == 1 ? V(_mm256_alignr_epi8(straddle, lo, 8))
+                       : V(_mm256_alignr_epi8(hi, straddle, 8));
+#else
+    static_assert(kLanes == 2, "SSE registers hold two rows");
+    return V(_mm_castpd_si128(_mm_shuffle_pd(_mm_castsi128_pd(lo), _mm_castsi128_pd(hi), 1)));
+#endif
+  }
+};
+
+}  // namespace gol::cpu::GOL_SIMD_NAMESPACE
+
+#include "cpu/simd/tile_kernel-inl.h"
+
+namespace gol::cpu::GOL_SIMD_NAMESPACE {
+
+// This file's copy of the kernel for the instruction set `Arch`, which the
+// including .cpp file's compiler flags must enable.
+template <class Arch>
+void StepTilesXsimd(const TileNeighbourhood* in, Tile* out, size_t count, const Rule& rule) {
+  StepTilesForRule<XsimdOps<Arch>>(in, out, count, rule);
+}
+
+}  // namespace gol::cpu::GOL_SIMD_NAMESPACE
