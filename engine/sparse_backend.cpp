@@ -15,6 +15,9 @@ namespace {
 // Tiles stepped per kernel call: their outputs (16 KiB) stay in L1/L2
 // until committed.
 constexpr size_t kChunkTiles = 32;
+// How far ahead commit's target tiles are prefetched (measured: 4 beats 1,
+// 2 and none by 10-20% of commit time).
+constexpr size_t kPrefetchTiles = 4;
 // Fewer active tiles than this step on the calling thread: waking the
 // workers would cost more than the work.
 constexpr size_t kMinParallelTiles = 4 * kChunkTiles;
@@ -63,7 +66,10 @@ class SparseBackend final : public Backend {
       const size_t count = std::min(kChunkTiles, end - first);
       for (size_t i = 0; i < count; ++i) grid_.neighbourhood(active[first + i], in[i].at);
       cpu::step_tiles(in.data(), out.data(), count, rule_, library_);
-      for (size_t i = 0; i < count; ++i) grid_.commit(first + i, out[i]);
+      for (size_t i = 0; i < count; ++i) {
+        if (first + i + kPrefetchTiles < end) grid_.prefetch_for_commit(first + i + kPrefetchTiles);
+        grid_.commit(first + i, out[i]);
+      }
     }
   }
 

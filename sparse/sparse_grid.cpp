@@ -40,6 +40,8 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) ColumnMasks copy_an
   return {changed, live};
 }
 
+constexpr size_t kCacheLineBytes = 64;
+
 }  // namespace
 
 void SparseGrid::load(const CellSet& cells, const Topology& topology, bool keep_all_active) {
@@ -113,6 +115,14 @@ void SparseGrid::neighbourhood(int32_t slot, const Tile* (&at)[3][3]) const {
 }
 
 void SparseGrid::wake(int32_t slot) { set_flag(wake_[slot]); }
+
+void SparseGrid::prefetch_for_commit(size_t index) const {
+  const auto* bytes =
+      reinterpret_cast<const char*>(&map_.tile(current_parity() ^ 1, active_[index]));
+  for (size_t offset = 0; offset < sizeof(Tile); offset += kCacheLineBytes) {
+    __builtin_prefetch(bytes + offset, 1);
+  }
+}
 
 void SparseGrid::commit(size_t index, const Tile& next) {
   const int32_t slot = active_[index];

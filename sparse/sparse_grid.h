@@ -52,6 +52,9 @@ class SparseGrid {
   // indices may run concurrently (each writes only its own slot and sets
   // wake flags).
   void commit(size_t index, const Tile& next);
+  // Asks the cache for the buffer commit(index) will read and overwrite;
+  // issued a few tiles ahead, it hides most of commit's memory latency.
+  void prefetch_for_commit(size_t index) const;
   // Moves to the next generation after every active tile is committed:
   // creates and frees tiles and plans the next active list.
   void finish_generation();
