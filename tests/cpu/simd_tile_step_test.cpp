@@ -97,8 +97,29 @@ TEST_P(SimdTileStepTest, RandomTilesWithEmptyNeighboursMatchReference) {
 
 // Rules of a single count each, for birth and for survival, so every count
 // 0..8 must be decoded on its own; a dense soup holds every count.
+// Whether the centre tiles hold, for every count 0..8, both a live and a
+// dead cell with that many live neighbours.
+bool every_count_occurs(const std::vector<OwnedNeighbourhood>& cases) {
+  bool seen[2][9] = {};
+  for (const OwnedNeighbourhood& owned : cases) {
+    const TileNeighbourhood view = owned.view();
+    for (int y = 0; y < kTileSize; ++y) {
+      for (int x = 0; x < kTileSize; ++x) {
+        seen[owned.at[1][1].get(x, y)][simd_test::live_neighbours(view, x, y)] = true;
+      }
+    }
+  }
+  for (const auto& by_count : seen) {
+    for (bool count_seen : by_count) {
+      if (!count_seen) return false;
+    }
+  }
+  return true;
+}
+
 TEST_P(SimdTileStepTest, EachCountAloneMatchesReference) {
   const std::vector<OwnedNeighbourhood> cases = random_cases(3, false);
+  ASSERT_TRUE(every_count_occurs(cases));
   for (int count = 0; count <= 8; ++count) {
     const uint16_t bit = static_cast<uint16_t>(1u << count);
     expect_matches_reference(cases, Rule{bit, 0});
