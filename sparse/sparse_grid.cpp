@@ -149,12 +149,16 @@ void SparseGrid::commit(size_t index, const Tile& next) {
 
   if (changed_columns != 0) {
     wake(slot);
-    // Only real neighbours: stores into a shared sink would bounce its
+    // Eight unconditional stores, not a data-dependent loop (its branch
+    // mispredictions cost more): a neighbour not to wake gets this tile's
+    // own flag instead, which is set anyway. A shared sink would bounce its
     // cache line between the workers.
     const unsigned changed_border =
         border_bits(top_change, bottom_change, changed_columns) & ~absent & 0xFFu;
-    for (unsigned pending = changed_border; pending != 0; pending &= pending - 1) {
-      wake(neighbours[std::countr_zero(pending)]);
+    uint8_t* const flags = wake_.data();
+    for (int direction = 0; direction < kDirections; ++direction) {
+      const int32_t wanted = -static_cast<int32_t>(changed_border >> direction & 1);
+      set_flag(flags[slot + ((neighbours[direction] - slot) & wanted)]);
     }
   }
 }
