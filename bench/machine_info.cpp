@@ -22,6 +22,13 @@ std::string cpu_model() {
   return "unknown";
 }
 
+std::string load_average() {
+  std::ifstream loadavg("/proc/loadavg");
+  std::string one, five, fifteen;
+  if (!(loadavg >> one >> five >> fifteen)) return {};
+  return one + " " + five + " " + fifteen;
+}
+
 std::string utc_now() {
   const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   std::tm parts{};
@@ -39,6 +46,7 @@ MachineInfo current_machine(int threads) {
   info.hardware_threads = static_cast<int>(std::thread::hardware_concurrency());
   info.threads_used = threads > 0 ? threads : info.hardware_threads;
   info.date_utc = utc_now();
+  info.load_average = load_average();
   return info;
 }
 

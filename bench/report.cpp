@@ -309,7 +309,8 @@ void write_table(std::ostream& out, const BenchReport& report) {
   const MachineInfo& m = report.machine;
   out << "gol bench  " << m.date_utc << "\n"
       << "machine: " << m.cpu_model << ", " << m.hardware_threads << " hardware threads; "
-      << m.threads_used << " threads used\n"
+      << m.threads_used << " threads used"
+      << (m.load_average.empty() ? std::string() : "; load average " + m.load_average) << "\n"
       << "command: " << report.command_line << "\n"
       << "median of " << report.repeats << " timed run" << (report.repeats == 1 ? "" : "s")
       << (report.warmup ? " after " + std::to_string(report.warmup) + " warm-up" : std::string())
@@ -345,7 +346,8 @@ void write_json(std::ostream& out, const BenchReport& report) {
   const MachineInfo& m = report.machine;
   out << "{\n  \"machine\": {\"cpu\": " << json_string(m.cpu_model)
       << ", \"hardware_threads\": " << m.hardware_threads
-      << ", \"threads_used\": " << m.threads_used << "},\n"
+      << ", \"threads_used\": " << m.threads_used
+      << ", \"load_average\": " << json_string(m.load_average) << "},\n"
       << "  \"date\": " << json_string(m.date_utc) << ",\n"
       << "  \"command\": " << json_string(report.command_line) << ",\n"
       << "  \"repeats\": " << report.repeats << ",\n"

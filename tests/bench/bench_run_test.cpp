@@ -171,6 +171,23 @@ TEST_F(BenchCommandTest, UnknownNamesAreUsageErrors) {
                UsageError);
 }
 
+TEST_F(BenchCommandTest, MissingBgollyIsNotedNotFatal) {
+  const std::string saved_path = std::getenv("PATH") ? std::getenv("PATH") : "";
+  ::setenv("PATH", dir_.path().c_str(), 1);
+  ::testing::internal::CaptureStdout();
+  ::testing::internal::CaptureStderr();
+  const int code = run_bench_command({"--quick", "--workloads", "r-pentomino", "--backends", "bit",
+                                      "--repeats", "1", "--json", json_path()});
+  ::testing::internal::GetCapturedStdout();
+  ::testing::internal::GetCapturedStderr();
+  ::setenv("PATH", saved_path.c_str(), 1);
+  EXPECT_EQ(code, 0);
+  const JsonValue json = JsonReader::parse(slurp(json_path()));
+  EXPECT_EQ(json["results"].array().size(), 1u);
+  ASSERT_EQ(json["skipped"].array().size(), 1u);
+  EXPECT_EQ(json["skipped"].array()[0]["backend"].string(), "bgolly");
+}
+
 TEST_F(BenchCommandTest, ReferenceBackendsSkipWorkloadsOverBudget) {
   ::testing::internal::CaptureStdout();
   ::testing::internal::CaptureStderr();

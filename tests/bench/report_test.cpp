@@ -38,7 +38,8 @@ RunResult row(std::string workload, std::string backend, double seconds,
 
 BenchReport sample_report() {
   BenchReport report;
-  report.machine = {"Test CPU \"quoted\", with comma", 2, 2, "2026-11-23T03:00:00Z"};
+  report.machine = {"Test CPU \"quoted\", with comma", 2, 2, "2026-11-23T03:00:00Z",
+                    "1.50 0.80 0.40"};
   report.command_line = "gol bench --quick";
   report.repeats = 3;
   report.results = {
@@ -77,9 +78,10 @@ TEST(Report, TableShowsMachineRowsNotesAndCheck) {
   write_table(out, sample_report());
   const std::string text = out.str();
   for (const char* expected :
-       {"Test CPU", "2026-11-23T03:00:00Z", "gol bench --quick", "median of 3", "eff CUpS",
-        "comp CUpS", "speed-up", "vs QL", "16.00x", "3.00x (bit)", "8.00x", "peak MiB", "25.0",
-        "device s", "skipped serial on plane-8192: over budget", "check: all backends agree"}) {
+       {"Test CPU", "2026-11-23T03:00:00Z", "load average 1.50 0.80 0.40", "gol bench --quick",
+        "median of 3", "eff CUpS", "comp CUpS", "speed-up", "vs QL", "16.00x", "3.00x (bit)",
+        "8.00x", "peak MiB", "25.0", "device s", "skipped serial on plane-8192: over budget",
+        "check: all backends agree"}) {
     EXPECT_NE(text.find(expected), std::string::npos) << expected << "\n" << text;
   }
 }
@@ -103,6 +105,7 @@ TEST(Report, JsonParsesWithTheDocumentedKeys) {
   const JsonValue json = JsonReader::parse(out.str());
   EXPECT_EQ(json["machine"]["cpu"].string(), "Test CPU \"quoted\", with comma");
   EXPECT_EQ(json["machine"]["threads_used"].number(), 2);
+  EXPECT_EQ(json["machine"]["load_average"].string(), "1.50 0.80 0.40");
   EXPECT_EQ(json["date"].string(), "2026-11-23T03:00:00Z");
   EXPECT_EQ(json["repeats"].number(), 3);
   ASSERT_EQ(json["results"].array().size(), report.results.size());
