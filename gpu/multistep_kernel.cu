@@ -165,8 +165,9 @@ uint64_t launch_multistep(const uint32_t* src, uint32_t* dst, PackedFieldView fi
   if (rule.is_conway()) {
     return launch_with(src, dst, field, edge, generations, ConwayLogic{}, stream);
   }
-  return launch_with(src, dst, field, edge, generations, GenericLogic{rule.birth, rule.survival},
-                     stream);
+  // The generic rule needs more registers than the full-size block allows.
+  return launch_config<kMultiStepSmall>(src, dst, field, edge, generations,
+                                        GenericLogic{rule.birth, rule.survival}, stream);
 }
 
 }  // namespace gol::gpu

@@ -1,6 +1,7 @@
 // The GPU backends against the CPU references: tori of several shapes,
 // generation counts around the per-launch count, rules other than Life,
 // growing plane patterns, and the resident tile batch. Skips without a GPU.
+#ifdef GOL_HAVE_CUDA
 #include "gpu/gpu_backend.h"
 
 #include <gtest/gtest.h>
@@ -273,3 +274,5 @@ TEST(GpuKernelTiming, TimesEveryKernel) {
 
 }  // namespace
 }  // namespace gol::gpu
+
+#endif  // GOL_HAVE_CUDA

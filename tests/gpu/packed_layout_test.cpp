@@ -1,5 +1,6 @@
 // The host side of the GPU layout: packing, bit order and plane regions.
 // Runs without a GPU.
+#ifdef GOL_HAVE_CUDA
 #include "gpu/packed_layout.h"
 
 #include <gtest/gtest.h>
@@ -78,3 +79,5 @@ TEST(PlaneRegion, RefusesHugeSpreads) {
 
 }  // namespace
 }  // namespace gol::gpu
+
+#endif  // GOL_HAVE_CUDA
