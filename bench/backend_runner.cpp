@@ -92,6 +92,31 @@ RunResult summarize(const Workload& workload, const Pattern& pattern, const std:
   return result;
 }
 
+WorldOptions world_options(const std::string& backend, int threads) {
+  WorldOptions options;
+  options.backend = backend;
+  options.backend_options.threads = threads;
+  return options;
+}
+
+// Times World::advance alone, then reads the final state for the check.
+SingleRun time_advance(World& world, const Workload& workload, double initial_area,
+                       bool want_shape_hash) {
+  const auto start = std::chrono::steady_clock::now();
+  world.advance(workload.generations);
+  const auto end = std::chrono::steady_clock::now();
+
+  SingleRun run;
+  run.seconds = std::chrono::duration<double>(end - start).count();
+  run.stats = world.stats();
+  run.population = world.population();
+  const CellSet cells = world.cells();
+  run.cell_hash = cell_hash(cells);
+  if (want_shape_hash) run.shape_hash = shape_hash(cells);
+  run.final_area = world.topology().is_torus() ? initial_area : bbox_area(cells.bbox());
+  return run;
+}
+
 }  // namespace
 
 double initial_area(const Pattern& pattern) {
@@ -104,23 +129,16 @@ double initial_area(const Pattern& pattern) {
 
 SingleRun run_once(const Workload& workload, const Pattern& pattern, const std::string& backend,
                    int threads, bool want_shape_hash) {
-  WorldOptions options;
-  options.backend = backend;
-  options.backend_options.threads = threads;
-  World world(pattern, options);
-  const auto start = std::chrono::steady_clock::now();
-  world.advance(workload.generations);
-  const auto end = std::chrono::steady_clock::now();
+  World world(pattern, world_options(backend, threads));
+  return time_advance(world, workload, initial_area(pattern), want_shape_hash);
+}
 
-  SingleRun run;
-  run.seconds = std::chrono::duration<double>(end - start).count();
-  run.stats = world.stats();
-  run.population = world.population();
-  const CellSet cells = world.cells();
-  run.cell_hash = cell_hash(cells);
-  if (want_shape_hash) run.shape_hash = shape_hash(cells);
-  run.final_area = world.topology().is_torus() ? initial_area(pattern) : bbox_area(cells.bbox());
-  return run;
+SingleRun run_once_releasing(const Workload& workload, Pattern pattern, const std::string& backend,
+                             int threads, bool want_shape_hash) {
+  const double area = initial_area(pattern);
+  World world(pattern, world_options(backend, threads));
+  pattern = Pattern{};
+  return time_advance(world, workload, area, want_shape_hash);
 }
 
 std::string format_single_run(const SingleRun& run) {

@@ -38,6 +38,11 @@ struct SingleRun {
 
 SingleRun run_once(const Workload& workload, const Pattern& pattern, const std::string& backend,
                    int threads, bool want_shape_hash);
+// The same, freeing `pattern` once the World holds its cells: what an
+// isolated child runs, so its peak memory is the engine's, not the bench's
+// spare copy of the input.
+SingleRun run_once_releasing(const Workload& workload, Pattern pattern, const std::string& backend,
+                             int threads, bool want_shape_hash);
 
 // The one-line form a --run-one child prints and its parent reads back.
 std::string format_single_run(const SingleRun& run);

@@ -178,9 +178,9 @@ int run_one(const BenchOptions& options) {
   const std::optional<Workload> workload = find_workload(*options.run_one, options.quick);
   if (!workload) throw UsageError("unknown workload '" + *options.run_one + "'");
   if (options.backends.size() != 1) throw UsageError("--run-one needs exactly one backend");
-  const Pattern pattern = build_workload_pattern(*workload);
   const SingleRun run =
-      run_once(*workload, pattern, options.backends.front(), options.threads, options.shape_hash);
+      run_once_releasing(*workload, build_workload_pattern(*workload), options.backends.front(),
+                         options.threads, options.shape_hash);
   std::cout << format_single_run(run) << std::endl;
   return 0;
 }
