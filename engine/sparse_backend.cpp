@@ -25,7 +25,9 @@ constexpr size_t kMinParallelTiles = 4 * kChunkTiles;
 class SparseBackend final : public Backend {
  public:
   SparseBackend(const BackendOptions& options, cpu::SimdLibrary library)
-      : library_(library), stepper_(options.threads, library) {}
+      : library_(library), stepper_(options.threads, library) {
+    stats_.threads = stepper_.threads();
+  }
 
   std::string name() const override {
     return library_ == cpu::SimdLibrary::kHighway ? "simd" : "simd-xsimd";
@@ -40,6 +42,7 @@ class SparseBackend final : public Backend {
     stats_ = BackendStats{};
     stats_.tiles_total = grid_.tile_count();
     stats_.simd_target = cpu::simd_target_name(library_);
+    stats_.threads = stepper_.threads();
   }
 
   void step(uint64_t generations) override {

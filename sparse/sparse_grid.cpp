@@ -80,9 +80,12 @@ void SparseGrid::load_torus(const CellSet& cells, const Topology& topology) {
 
 void SparseGrid::load_plane(const CellSet& cells) {
   map_.reset_plane();
-  // The pattern's tiles plus, roughly, a ring of new neighbours around them.
+  // The pattern's tiles, a ring of new neighbours around them and room to
+  // grow by an eighth: growing the pool later copies it and briefly holds
+  // it twice, which is what sets the peak memory of a large soup.
   const size_t count = cells.tiles().size();
-  map_.reserve(count + 4 * static_cast<size_t>(std::sqrt(static_cast<double>(count))) + 8);
+  const auto ring = static_cast<size_t>(4 * std::sqrt(static_cast<double>(count)));
+  map_.reserve(count + count / 8 + ring + 8);
   std::vector<int32_t> loaded;
   loaded.reserve(count);
   for (const auto& [coord, tile] : cells.tiles()) {

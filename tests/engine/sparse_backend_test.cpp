@@ -79,6 +79,8 @@ TEST(SparseBackend, StatsCountSteppedTilesAndSleep) {
   }
   backend->load(block, Rule::conway(), Topology::plane());
   EXPECT_FALSE(backend->stats().simd_target.empty());
+  EXPECT_EQ(backend->stats().threads, 1);
+  EXPECT_EQ(make_sparse_backend({3}, cpu::SimdLibrary::kXsimd)->stats().threads, 3);
   EXPECT_EQ(backend->stats().tiles_total, 1u);
   backend->step(1);
   EXPECT_EQ(backend->stats().tiles_active, 1u);
