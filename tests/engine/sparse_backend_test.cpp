@@ -93,6 +93,26 @@ TEST(SparseBackend, StatsCountSteppedTilesAndSleep) {
   EXPECT_EQ(backend->population(), 4u);
 }
 
+TEST(SparseBackend, ABlinkerFieldSleepsWhilePopulationAndPhaseStayRight) {
+  CellSet field;
+  for (int64_t i = 0; i < 40; ++i) {
+    // Blinkers 16 cells apart, some across tile edges.
+    for (int64_t k = 0; k < 3; ++k) field.set(i * 16 % 256 + 62 + k, i * 16 / 256 * 16 + 63);
+  }
+  auto backend = make_sparse_backend({2}, cpu::SimdLibrary::kHighway);
+  backend->load(field, Rule::conway(), Topology::plane());
+  auto oracle = cpu::make_bit_backend();
+  oracle->load(field, Rule::conway(), Topology::plane());
+  for (uint64_t generations : {3, 1, 1, 10, 1}) {
+    backend->step(generations);
+    oracle->step(generations);
+    EXPECT_EQ(backend->population(), 120u);
+    EXPECT_TRUE(backend->cells() == oracle->cells());
+  }
+  EXPECT_EQ(backend->stats().tiles_active, 0u);
+  EXPECT_GT(backend->stats().tiles_total, 0u);
+}
+
 TEST(SparseBackend, RefusesBirthOnZeroOnThePlane) {
   auto backend = make_sparse_backend({1}, cpu::SimdLibrary::kHighway);
   EXPECT_THROW(backend->load(CellSet{}, parse_rule("B0/S").rule, Topology::plane()), InputError);
