@@ -33,7 +33,6 @@ __device__ __forceinline__ void lane_row_sums(uint32_t w0, uint32_t w1, RowSum& 
 }
 
 // Row sums of a row published in shared memory by the neighbouring warp.
-template <int kWarps>
 __device__ __forceinline__ void shared_row_sums(const uint32_t (&row)[kWordsPerLane][32], int lane,
                                                 RowSum& s0, RowSum& s1) {
   const int left_lane = lane > 0 ? lane - 1 : lane;
@@ -87,7 +86,7 @@ __global__ void __launch_bounds__(kWarps * 32, 1)
     __syncthreads();
 
     RowSum above0, above1, mid0, mid1;
-    shared_row_sums<kWarps>(edge_rows[parity][1][warp_above], lane, above0, above1);
+    shared_row_sums(edge_rows[parity][1][warp_above], lane, above0, above1);
     lane_row_sums(w0[0], w1[0], mid0, mid1);
 #pragma unroll
     for (int i = 0; i < kRows; ++i) {
@@ -95,7 +94,7 @@ __global__ void __launch_bounds__(kWarps * 32, 1)
       if (i + 1 < kRows) {
         lane_row_sums(w0[i + 1], w1[i + 1], below0, below1);
       } else {
-        shared_row_sums<kWarps>(edge_rows[parity][0][warp_below], lane, below0, below1);
+        shared_row_sums(edge_rows[parity][0][warp_below], lane, below0, below1);
       }
       w0[i] = logic(above0, mid0, below0, w0[i]);
       w1[i] = logic(above1, mid1, below1, w1[i]);
