@@ -20,7 +20,9 @@ namespace gol {
 inline constexpr int kTileBits = 6;
 inline constexpr int kTileSize = 1 << kTileBits;  // 64 cells a side
 
-struct Tile {
+// Cache-line aligned: eight rows are one line, so SIMD row blocks never
+// straddle two (misaligned pools cost the AVX-512 kernel about 20%).
+struct alignas(64) Tile {
   std::array<uint64_t, kTileSize> rows{};
 
   bool get(int x, int y) const { return (rows[y] >> x) & 1u; }
