@@ -13,13 +13,17 @@
 // RowsAbove/RowsBelow join two blocks into the block shifted by one row, and
 // the north/south tiles supply the block before the first and after the last.
 //
-// A policy `Ops` provides: type V; kLanes; kTernaryLogic (whether any
-// three-input boolean function is one op, so the kernel may prefer them); Load/Store (unaligned
-// uint64_t*); Zero, Not, And, Or, Xor, AndNot(a, b) = ~a & b; ShiftLeft<k>, ShiftRight<k> within
-// lanes; Xor3, Majority; OrAnd(a, b, c) = a | (b & c); XorAndNot(a, b, c) = (a ^ b) & ~c;
-// AndOr(a, b, c) = a & (b | c); RowsAbove(prev, cur) = the rows one above
-// cur's (prev's last row, then cur's rows but its last); RowsBelow(cur,
-// next) = the rows one below cur's.
+// The policy `Ops` (static members only) provides:
+//   V, kLanes                the vector type and its number of uint64_t lanes
+//   kTernaryLogic            whether any 3-input boolean function is one op
+//   Load, Store              unaligned, from/to uint64_t*
+//   Zero, Not, And, Or, Xor, AndNot(a, b) = ~a & b
+//   ShiftLeft<k>, ShiftRight<k>   within each 64-bit lane
+//   Xor3, Majority, OrAnd(a, b, c) = a | (b & c),
+//   XorAndNot(a, b, c) = (a ^ b) & ~c, AndOr(a, b, c) = a & (b | c)
+//   RowsAbove(prev, cur)     the rows one above cur's: prev's last, then cur's
+//                            but its last
+//   RowsBelow(cur, next)     the rows one below cur's
 
 // Per-target include guard, as Highway's -inl.h headers do: re-included once
 // per target when HWY_TARGET_TOGGLE flips, once in total otherwise.
