@@ -37,7 +37,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "cpu/simd/tile_step.h"
+#include "cpu/simd/tile_step_backends.h"
 #include "engine/core/rule.h"
 #include "engine/core/tile.h"
 
@@ -160,9 +160,58 @@ class GenericLogic {
   uint16_t survival_;
 };
 
-template <class Ops, class Logic>
-[[gnu::always_inline]] inline void StepTile(const TileNeighbourhood& tiles, Tile& out,
-                                            const Logic& logic) {
+// Where a tile's result goes: stored as it is.
+template <class Ops>
+struct StoreRows {
+  using V = typename Ops::V;
+  uint64_t* rows;
+
+  [[gnu::always_inline]] void Put(V next, size_t block) {
+    Ops::Store(next, rows + block * Ops::kLanes);
+  }
+};
+
+// Stored over an older generation, noting how they differ while the rows
+// are in registers (what sleep and wake decisions need).
+template <class Ops>
+struct StoreAndCompareRows {
+  using V = typename Ops::V;
+  uint64_t* rows;
+  V changed = Ops::Zero();
+  V live = Ops::Zero();
+  V first_change = Ops::Zero();
+  V last_change = Ops::Zero();
+
+  [[gnu::always_inline]] void Put(V next, size_t block) {
+    const V change = Ops::Xor(next, Ops::Load(rows + block * Ops::kLanes));
+    changed = Ops::Or(changed, change);
+    live = Ops::Or(live, next);
+    if (block == 0) first_change = change;
+    if (block + 1 == kTileSize / Ops::kLanes) last_change = change;
+    Ops::Store(next, rows + block * Ops::kLanes);
+  }
+
+  TileChange Summary() const {
+    constexpr size_t kLanes = Ops::kLanes;
+    uint64_t lanes[4][kLanes];
+    Ops::Store(changed, lanes[0]);
+    Ops::Store(live, lanes[1]);
+    Ops::Store(first_change, lanes[2]);
+    Ops::Store(last_change, lanes[3]);
+    TileChange summary;
+    for (size_t lane = 0; lane < kLanes; ++lane) {
+      summary.changed_columns |= lanes[0][lane];
+      summary.live_columns |= lanes[1][lane];
+    }
+    summary.top_change = lanes[2][0];
+    summary.bottom_change = lanes[3][kLanes - 1];
+    return summary;
+  }
+};
+
+template <class Ops, class Logic, class Sink>
+[[gnu::always_inline]] inline void StepTile(const TileNeighbourhood& tiles, const Logic& logic,
+                                            Sink& sink) {
   using V = typename Ops::V;
   constexpr size_t kLanes = Ops::kLanes;
   constexpr size_t kBlocks = kTileSize / kLanes;
@@ -195,25 +244,34 @@ template <class Ops, class Logic>
     counts.pair_ones = current.pair_ones;
     counts.pair_twos = current.pair_twos;
     counts.alive = current.alive;
-    Ops::Store(logic.template Next<Ops>(counts), out.rows.data() + block * kLanes);
+    sink.Put(logic.template Next<Ops>(counts), block);
     previous = current;
     current = next;
   }
 }
 
 template <class Ops, class Logic>
-void StepTilesWith(const TileNeighbourhood* in, Tile* out, size_t count, const Logic& logic) {
-  for (size_t i = 0; i < count; ++i) StepTile<Ops>(in[i], out[i], logic);
+void StepTilesWith(const TileBatch& batch, const Logic& logic) {
+  for (size_t i = 0; i < batch.count; ++i) {
+    if (batch.targets == nullptr) {
+      StoreRows<Ops> sink{batch.out[i].rows.data()};
+      StepTile<Ops>(batch.in[i], logic, sink);
+    } else {
+      StoreAndCompareRows<Ops> sink{batch.targets[i]->rows.data()};
+      StepTile<Ops>(batch.in[i], logic, sink);
+      batch.changes[i] = sink.Summary();
+    }
+  }
 }
 
 // The entry point each back end instantiates: picks the rule logic once per
 // batch, not per tile.
 template <class Ops>
-void StepTilesForRule(const TileNeighbourhood* in, Tile* out, size_t count, const Rule& rule) {
+void StepTilesForRule(const TileBatch& batch, const Rule& rule) {
   if (rule.is_conway()) {
-    StepTilesWith<Ops>(in, out, count, ConwayLogic{});
+    StepTilesWith<Ops>(batch, ConwayLogic{});
   } else {
-    StepTilesWith<Ops>(in, out, count, GenericLogic(rule));
+    StepTilesWith<Ops>(batch, GenericLogic(rule));
   }
 }
 

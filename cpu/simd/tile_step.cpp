@@ -5,13 +5,26 @@
 
 namespace gol::cpu {
 
+namespace {
+
+void step_batch(const TileBatch& batch, const Rule& rule, SimdLibrary library) {
+  if (library == SimdLibrary::kXsimd) {
+    step_tiles_xsimd(batch, rule);
+  } else {
+    step_tiles_highway(batch, rule);
+  }
+}
+
+}  // namespace
+
 void step_tiles(const TileNeighbourhood* in, Tile* out, size_t count, const Rule& rule,
                 SimdLibrary library) {
-  if (library == SimdLibrary::kXsimd) {
-    step_tiles_xsimd(in, out, count, rule);
-  } else {
-    step_tiles_highway(in, out, count, rule);
-  }
+  step_batch({in, count, out, nullptr, nullptr}, rule, library);
+}
+
+void step_tiles_over(const TileNeighbourhood* in, Tile* const* targets, TileChange* changes,
+                     size_t count, const Rule& rule, SimdLibrary library) {
+  step_batch({in, count, nullptr, targets, changes}, rule, library);
 }
 
 std::string simd_target_name(SimdLibrary library) {
@@ -24,10 +37,11 @@ std::vector<std::string> simd_targets_supported(SimdLibrary library) {
 
 void step_tiles_on_target(const TileNeighbourhood* in, Tile* out, size_t count, const Rule& rule,
                           size_t target_index, SimdLibrary library) {
+  const TileBatch batch{in, count, out, nullptr, nullptr};
   if (library == SimdLibrary::kXsimd) {
-    step_tiles_xsimd_target(in, out, count, rule, target_index);
+    step_tiles_xsimd_target(batch, rule, target_index);
   } else {
-    step_tiles_highway_target(in, out, count, rule, target_index);
+    step_tiles_highway_target(batch, rule, target_index);
   }
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,22 @@ enum class SimdLibrary { kHighway, kXsimd };
 // torus (the caller supplies wrapped neighbours). Thread-safe; no allocation.
 void step_tiles(const TileNeighbourhood* in, Tile* out, size_t count, const Rule& rule,
                 SimdLibrary library);
+
+// What one step changed in a tile, noted while the new rows were in
+// registers: what sleep and wake decisions need, without a second pass.
+struct TileChange {
+  uint64_t changed_columns = 0;  // OR over the rows of (new ^ overwritten)
+  uint64_t live_columns = 0;     // OR over the rows of new
+  uint64_t top_change = 0;       // row 0: new ^ overwritten
+  uint64_t bottom_change = 0;    // row 63: new ^ overwritten
+};
+
+// step_tiles writing in[i]'s next generation over *targets[i] (which holds an
+// older generation, e.g. t-1 of a two-buffer pool) and noting in changes[i]
+// how it differs from what it overwrote. No target may alias an input tile
+// or another target.
+void step_tiles_over(const TileNeighbourhood* in, Tile* const* targets, TileChange* changes,
+                     size_t count, const Rule& rule, SimdLibrary library);
 
 // The instruction set the Highway kernel dispatches to on this machine
 // ("AVX3", "AVX2", "SSE4", "SCALAR", ...), or xsimd's architecture name.

@@ -10,24 +10,31 @@
 
 namespace gol::cpu {
 
+// A batch as step_tiles and step_tiles_over take it: results either to
+// out[i] (targets null), or over *targets[i] with changes[i] noted.
+struct TileBatch {
+  const TileNeighbourhood* in;
+  size_t count;
+  Tile* out;
+  Tile* const* targets;
+  TileChange* changes;
+};
+
 // Each library: the dispatched kernel, its instruction set's name, the
 // sets this CPU runs (best first) and the kernel of one of those.
-void step_tiles_highway(const TileNeighbourhood* in, Tile* out, size_t count, const Rule& rule);
+void step_tiles_highway(const TileBatch& batch, const Rule& rule);
 std::string highway_target_name();
 std::vector<std::string> highway_targets_supported();
-void step_tiles_highway_target(const TileNeighbourhood* in, Tile* out, size_t count,
-                               const Rule& rule, size_t target_index);
+void step_tiles_highway_target(const TileBatch& batch, const Rule& rule, size_t target_index);
 
-void step_tiles_xsimd(const TileNeighbourhood* in, Tile* out, size_t count, const Rule& rule);
+void step_tiles_xsimd(const TileBatch& batch, const Rule& rule);
 std::string xsimd_target_name();
 std::vector<std::string> xsimd_targets_supported();
-void step_tiles_xsimd_target(const TileNeighbourhood* in, Tile* out, size_t count, const Rule& rule,
-                             size_t target_index);
+void step_tiles_xsimd_target(const TileBatch& batch, const Rule& rule, size_t target_index);
 
 // xsimd's per-instruction-set builds; each needs a CPU with that set.
-void step_tiles_xsimd_sse2(const TileNeighbourhood* in, Tile* out, size_t count, const Rule& rule);
-void step_tiles_xsimd_avx2(const TileNeighbourhood* in, Tile* out, size_t count, const Rule& rule);
-void step_tiles_xsimd_avx512(const TileNeighbourhood* in, Tile* out, size_t count,
-                             const Rule& rule);
+void step_tiles_xsimd_sse2(const TileBatch& batch, const Rule& rule);
+void step_tiles_xsimd_avx2(const TileBatch& batch, const Rule& rule);
+void step_tiles_xsimd_avx512(const TileBatch& batch, const Rule& rule);
 
 }  // namespace gol::cpu

@@ -95,8 +95,8 @@ HWY_AFTER_NAMESPACE();
 HWY_BEFORE_NAMESPACE();
 namespace gol::cpu::HWY_NAMESPACE {
 
-void StepTilesHighway(const TileNeighbourhood* in, Tile* out, size_t count, const Rule& rule) {
-  StepTilesForRule<HighwayOps>(in, out, count, rule);
+void StepTilesHighway(const TileBatch& batch, const Rule& rule) {
+  StepTilesForRule<HighwayOps>(batch, rule);
 }
 
 int64_t CompiledTarget() { return HWY_TARGET; }
@@ -112,8 +112,8 @@ namespace gol::cpu {
 HWY_EXPORT(StepTilesHighway);
 HWY_EXPORT(CompiledTarget);
 
-void step_tiles_highway(const TileNeighbourhood* in, Tile* out, size_t count, const Rule& rule) {
-  HWY_DYNAMIC_DISPATCH(StepTilesHighway)(in, out, count, rule);
+void step_tiles_highway(const TileBatch& batch, const Rule& rule) {
+  HWY_DYNAMIC_DISPATCH(StepTilesHighway)(batch, rule);
 }
 
 std::string highway_target_name() {
@@ -162,11 +162,10 @@ std::vector<std::string> highway_targets_supported() {
   return names;
 }
 
-void step_tiles_highway_target(const TileNeighbourhood* in, Tile* out, size_t count,
-                               const Rule& rule, size_t target_index) {
+void step_tiles_highway_target(const TileBatch& batch, const Rule& rule, size_t target_index) {
   const std::vector<TargetEntry>& entries = runnable_targets();
   GOL_CHECK(target_index < entries.size());
-  entries[target_index].step(in, out, count, rule);
+  entries[target_index].step(batch, rule);
 }
 
 }  // namespace gol::cpu

@@ -5,7 +5,7 @@
 
 #include <xsimd/xsimd.hpp>
 
-#include "cpu/simd/tile_step.h"
+#include "cpu/simd/tile_step_backends.h"
 
 namespace gol::cpu::GOL_SIMD_NAMESPACE {
 
@@ -70,8 +70,8 @@ namespace gol::cpu::GOL_SIMD_NAMESPACE {
 // This file's copy of the kernel for the instruction set `Arch`, which the
 // including .cpp file's compiler flags must enable.
 template <class Arch>
-void StepTilesXsimd(const TileNeighbourhood* in, Tile* out, size_t count, const Rule& rule) {
-  StepTilesForRule<XsimdOps<Arch>>(in, out, count, rule);
+void StepTilesXsimd(const TileBatch& batch, const Rule& rule) {
+  StepTilesForRule<XsimdOps<Arch>>(batch, rule);
 }
 
 }  // namespace gol::cpu::GOL_SIMD_NAMESPACE

@@ -11,7 +11,7 @@ namespace {
 
 struct XsimdBuild {
   const char* name;
-  void (*step)(const TileNeighbourhood*, Tile*, size_t, const Rule&);
+  void (*step)(const TileBatch&, const Rule&);
 };
 
 std::vector<XsimdBuild> find_runnable_builds() {
@@ -32,8 +32,8 @@ const std::vector<XsimdBuild>& runnable_builds() {
 
 }  // namespace
 
-void step_tiles_xsimd(const TileNeighbourhood* in, Tile* out, size_t count, const Rule& rule) {
-  runnable_builds().front().step(in, out, count, rule);
+void step_tiles_xsimd(const TileBatch& batch, const Rule& rule) {
+  runnable_builds().front().step(batch, rule);
 }
 
 std::string xsimd_target_name() { return runnable_builds().front().name; }
@@ -44,10 +44,9 @@ std::vector<std::string> xsimd_targets_supported() {
   return names;
 }
 
-void step_tiles_xsimd_target(const TileNeighbourhood* in, Tile* out, size_t count, const Rule& rule,
-                             size_t target_index) {
+void step_tiles_xsimd_target(const TileBatch& batch, const Rule& rule, size_t target_index) {
   GOL_CHECK(target_index < runnable_builds().size());
-  runnable_builds()[target_index].step(in, out, count, rule);
+  runnable_builds()[target_index].step(batch, rule);
 }
 
 }  // namespace gol::cpu

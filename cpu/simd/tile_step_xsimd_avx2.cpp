@@ -6,8 +6,8 @@
 
 namespace gol::cpu {
 
-void step_tiles_xsimd_avx2(const TileNeighbourhood* in, Tile* out, size_t count, const Rule& rule) {
-  xsimd_avx2::StepTilesXsimd<xsimd::avx2>(in, out, count, rule);
+void step_tiles_xsimd_avx2(const TileBatch& batch, const Rule& rule) {
+  xsimd_avx2::StepTilesXsimd<xsimd::avx2>(batch, rule);
 }
 
 }  // namespace gol::cpu

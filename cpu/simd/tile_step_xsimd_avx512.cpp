@@ -6,9 +6,8 @@
 
 namespace gol::cpu {
 
-void step_tiles_xsimd_avx512(const TileNeighbourhood* in, Tile* out, size_t count,
-                             const Rule& rule) {
-  xsimd_avx512::StepTilesXsimd<xsimd::avx512bw>(in, out, count, rule);
+void step_tiles_xsimd_avx512(const TileBatch& batch, const Rule& rule) {
+  xsimd_avx512::StepTilesXsimd<xsimd::avx512bw>(batch, rule);
 }
 
 }  // namespace gol::cpu

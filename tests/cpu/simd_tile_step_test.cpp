@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cpu/simd/tile_step.h"
+#include "cpu/simd/tile_step_backends.h"
 #include "engine/core/rule.h"
 #include "tests/cpu/simd_test_support.h"
 
@@ -192,6 +193,72 @@ INSTANTIATE_TEST_SUITE_P(AllKernels, SimdTileStepTest, testing::ValuesIn(all_ker
                          [](const testing::TestParamInfo<Kernel>& kernel_info) {
                            return kernel_info.param.name;
                          });
+
+TileChange expected_change(const Tile& overwritten, const Tile& next) {
+  TileChange change;
+  for (int row = 0; row < kTileSize; ++row) {
+    change.changed_columns |= next.rows[row] ^ overwritten.rows[row];
+    change.live_columns |= next.rows[row];
+  }
+  change.top_change = next.rows[0] ^ overwritten.rows[0];
+  change.bottom_change = next.rows[kTileSize - 1] ^ overwritten.rows[kTileSize - 1];
+  return change;
+}
+
+// step_tiles_over: the same results, written over older tiles (random ones,
+// the tile itself, empty ones), and the differences it reports.
+TEST(SimdStepTilesOver, WritesOverTargetsAndReportsTheirChanges) {
+  std::vector<OwnedNeighbourhood> cases = random_cases(10, false);
+  const std::vector<OwnedNeighbourhood> more = random_cases(11, true);
+  cases.insert(cases.end(), more.begin(), more.end());
+  std::vector<TileNeighbourhood> views;
+  for (const OwnedNeighbourhood& owned : cases) views.push_back(owned.view());
+  std::mt19937_64 random(12);
+  std::vector<Tile> older;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    older.push_back(i % 3 == 0   ? random_tile(random, 0.4)
+                    : i % 3 == 1 ? cases[i].at[1][1]
+                                 : Tile{});
+  }
+  // The public entry point (dispatched), then every compiled instruction set.
+  using StepOver = std::function<void(const TileBatch&, const Rule&)>;
+  std::vector<StepOver> kernels;
+  for (SimdLibrary library : {SimdLibrary::kHighway, SimdLibrary::kXsimd}) {
+    kernels.push_back([library](const TileBatch& batch, const Rule& rule) {
+      step_tiles_over(batch.in, batch.targets, batch.changes, batch.count, rule, library);
+    });
+  }
+  for (size_t index = 0; index < simd_targets_supported(SimdLibrary::kHighway).size(); ++index) {
+    kernels.push_back([index](const TileBatch& batch, const Rule& rule) {
+      step_tiles_highway_target(batch, rule, index);
+    });
+  }
+  for (size_t index = 0; index < simd_targets_supported(SimdLibrary::kXsimd).size(); ++index) {
+    kernels.push_back([index](const TileBatch& batch, const Rule& rule) {
+      step_tiles_xsimd_target(batch, rule, index);
+    });
+  }
+  for (size_t kernel = 0; kernel < kernels.size(); ++kernel) {
+    for (const char* text : {"B3/S23", "B36/S23"}) {
+      const Rule rule = rule_of(text);
+      std::vector<Tile> targets = older;
+      std::vector<Tile*> target_pointers;
+      for (Tile& target : targets) target_pointers.push_back(&target);
+      std::vector<TileChange> changes(cases.size());
+      kernels[kernel]({views.data(), views.size(), nullptr, target_pointers.data(), changes.data()},
+                      rule);
+      for (size_t i = 0; i < cases.size(); ++i) {
+        const Tile next = reference_step(views[i], rule);
+        ASSERT_EQ(targets[i], next) << "kernel " << kernel << ", case " << i << ", rule " << text;
+        const TileChange expected = expected_change(older[i], next);
+        EXPECT_EQ(changes[i].changed_columns, expected.changed_columns) << "case " << i;
+        EXPECT_EQ(changes[i].live_columns, expected.live_columns) << "case " << i;
+        EXPECT_EQ(changes[i].top_change, expected.top_change) << "case " << i;
+        EXPECT_EQ(changes[i].bottom_change, expected.bottom_change) << "case " << i;
+      }
+    }
+  }
+}
 
 TEST(SimdTargets, DispatchedTargetIsTheBestSupported) {
   for (SimdLibrary library : {SimdLibrary::kHighway, SimdLibrary::kXsimd}) {
