@@ -18,9 +18,10 @@ constexpr size_t kChunkTiles = 32;
 // How far ahead commit's target tiles are prefetched (measured: 4 beats 1,
 // 2 and none by 10-20% of commit time).
 constexpr size_t kPrefetchTiles = 4;
-// Fewer active tiles than this step on the calling thread: waking the
-// workers would cost more than the work.
-constexpr size_t kMinParallelTiles = 4 * kChunkTiles;
+// Fewer active tiles than this step on the calling thread: a generation of
+// them takes tens of microseconds, and handing it to the workers costs about
+// what it saves (measured on the Gosper gun stream, ~500 active tiles).
+constexpr size_t kMinParallelTiles = 32 * kChunkTiles;
 
 class SparseBackend final : public Backend {
  public:
@@ -63,7 +64,9 @@ class SparseBackend final : public Backend {
  private:
   void step_range(size_t begin, size_t end) {
     std::array<cpu::TileNeighbourhood, kChunkTiles> in;
-    alignas(64) std::array<Tile, kChunkTiles> out;
+    // Per worker and reused: a local array of Tile would be zeroed (16 KiB)
+    // on every call, which costs more than the kernel when few tiles step.
+    alignas(64) static thread_local std::array<Tile, kChunkTiles> out;
     const auto active = grid_.active();
     for (size_t first = begin; first < end; first += kChunkTiles) {
       const size_t count = std::min(kChunkTiles, end - first);

@@ -2,6 +2,7 @@
 #include "sparse/sparse_grid.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <bit>
 #include <cmath>
@@ -158,11 +159,13 @@ void SparseGrid::commit(size_t index, const Tile& next) {
     // cache line between the workers.
     const unsigned changed_border =
         border_bits(top_change, bottom_change, changed_columns) & ~absent & 0xFFu;
-    uint8_t* const flags = wake_.data();
+    std::array<int32_t, kDirections> targets;
     for (int direction = 0; direction < kDirections; ++direction) {
       const int32_t wanted = -static_cast<int32_t>(changed_border >> direction & 1);
-      set_flag(flags[slot + ((neighbours[direction] - slot) & wanted)]);
+      targets[direction] = slot + ((neighbours[direction] - slot) & wanted);
     }
+    uint8_t* const flags = wake_.data();
+    for (int32_t target_slot : targets) set_flag(flags[target_slot]);
   }
 }
 
