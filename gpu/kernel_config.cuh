@@ -21,8 +21,9 @@ inline constexpr int kWarpWords = 32 * kWordsPerLane;
 inline constexpr int kInteriorWords = kWarpWords - 2;
 
 inline constexpr MultiStepConfig kMultiStep{32, 20, 16};
-// For fields too small to give kMultiStep's blocks to half the
-// multiprocessors: shorter blocks, more halo, but every SM busy.
+// For fields too small to give a kMultiStep block to every multiprocessor:
+// shorter blocks, more halo, but every SM busy (8192^2 on the H100: 17.2 T
+// CUpS instead of 13.2 T with 70 full-size blocks).
 inline constexpr MultiStepConfig kMultiStepSmall{16, 8, 16};
 static_assert(kMultiStepSmall.generations_per_launch == kMultiStep.generations_per_launch,
               "callers batch generations by kMultiStep alone");

@@ -151,7 +151,7 @@ template <class Logic>
 uint64_t launch_with(const uint32_t* src, uint32_t* dst, PackedFieldView field, Edge edge,
                      int generations, Logic logic, cudaStream_t stream) {
   const dim3 grid = grid_for(kMultiStep, field);
-  if (2 * uint64_t{grid.x} * grid.y < static_cast<uint64_t>(multiprocessor_count())) {
+  if (uint64_t{grid.x} * grid.y < static_cast<uint64_t>(multiprocessor_count())) {
     return launch_config<kMultiStepSmall>(src, dst, field, edge, generations, logic, stream);
   }
   return launch_config<kMultiStep>(src, dst, field, edge, generations, logic, stream);

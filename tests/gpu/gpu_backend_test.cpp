@@ -75,13 +75,14 @@ INSTANTIATE_TEST_SUITE_P(Shapes, GpuTorus,
                                            TorusCase{1024, 512, 1}, TorusCase{1024, 512, 48},
                                            TorusCase{2048, 1024, 31}, TorusCase{4160, 576, 20}));
 
-// Large enough for the full-size block configuration (the small tori above
-// run the small-field one), checked against the bit-step kernel, which the
-// tests above tie to the CPU reference.
+// Large enough for the full-size block configuration (238 blocks; fields
+// giving fewer blocks than the GPU has SMs, like every torus above, run the
+// small-field one), checked against the bit-step kernel, which the tests
+// above tie to the CPU reference.
 TEST(GpuTorus, LargeFieldMatchesBitStep) {
   SKIP_WITHOUT_GPU();
-  const Topology torus = Topology::torus(16384, 8192);
-  const CellSet start = random_soup({0, 0, 16383, 1279}, 0.5, 77);
+  const Topology torus = Topology::torus(32768, 8192);
+  const CellSet start = random_soup({0, 0, 32767, 1279}, 0.5, 77);
   auto multi = make_gpu_backend();
   auto single = make_gpu_bitstep_backend();
   const CellSet got = run(*multi, start, Rule::conway(), torus, 37);
