@@ -2,8 +2,11 @@
 // timed repeats into one RunResult.
 #include "bench/backend_runner.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <sstream>
 
 #include "bench/agreement.h"
@@ -138,7 +141,10 @@ SingleRun run_once_releasing(const Workload& workload, Pattern pattern, const st
   const double area = initial_area(pattern);
   World world(pattern, world_options(backend, threads));
   pattern = Pattern{};
-  return time_advance(world, workload, area, want_shape_hash);
+  const std::optional<uint64_t> load_peak = vm_hwm_bytes(::getpid());
+  SingleRun run = time_advance(world, workload, area, want_shape_hash);
+  run.load_peak_rss_bytes = load_peak;
+  return run;
 }
 
 std::string format_single_run(const SingleRun& run) {
@@ -151,8 +157,30 @@ std::string format_single_run(const SingleRun& run) {
       << " device_seconds=" << run.stats.device_seconds
       << " transfer_seconds=" << run.stats.transfer_seconds;
   if (run.shape_hash) out << " shape_hash=" << *run.shape_hash;
+  if (run.load_peak_rss_bytes) out << " load_peak_rss_bytes=" << *run.load_peak_rss_bytes;
   if (!run.stats.simd_target.empty()) out << " simd_target=" << run.stats.simd_target;
   return out.str();
+}
+
+// How each key of the result line is read into a SingleRun.
+using FieldReader = void (*)(std::istream&, SingleRun&);
+const std::map<std::string, FieldReader>& field_readers() {
+  static const std::map<std::string, FieldReader> readers = {
+      {"seconds", [](std::istream& in, SingleRun& r) { in >> r.seconds; }},
+      {"population", [](std::istream& in, SingleRun& r) { in >> r.population; }},
+      {"cell_hash", [](std::istream& in, SingleRun& r) { in >> r.cell_hash; }},
+      {"final_area", [](std::istream& in, SingleRun& r) { in >> r.final_area; }},
+      {"cells_computed", [](std::istream& in, SingleRun& r) { in >> r.stats.cells_computed; }},
+      {"tiles_active", [](std::istream& in, SingleRun& r) { in >> r.stats.tiles_active; }},
+      {"tiles_total", [](std::istream& in, SingleRun& r) { in >> r.stats.tiles_total; }},
+      {"device_seconds", [](std::istream& in, SingleRun& r) { in >> r.stats.device_seconds; }},
+      {"transfer_seconds", [](std::istream& in, SingleRun& r) { in >> r.stats.transfer_seconds; }},
+      {"shape_hash", [](std::istream& in, SingleRun& r) { in >> r.shape_hash.emplace(); }},
+      {"load_peak_rss_bytes",
+       [](std::istream& in, SingleRun& r) { in >> r.load_peak_rss_bytes.emplace(); }},
+      {"simd_target", [](std::istream& in, SingleRun& r) { in >> r.stats.simd_target; }},
+  };
+  return readers;
 }
 
 SingleRun parse_single_run(const std::string& output) {
@@ -166,35 +194,14 @@ SingleRun parse_single_run(const std::string& output) {
   for (std::string item; line >> item;) {
     const size_t eq = item.find('=');
     if (eq == std::string::npos) break;
-    const std::string key = item.substr(0, eq);
+    const auto reader = field_readers().find(item.substr(0, eq));
+    if (reader == field_readers().end()) continue;
     std::istringstream value(item.substr(eq + 1));
-    if (key == "seconds")
-      value >> run.seconds;
-    else if (key == "population")
-      value >> run.population;
-    else if (key == "cell_hash")
-      value >> run.cell_hash;
-    else if (key == "final_area")
-      value >> run.final_area;
-    else if (key == "cells_computed")
-      value >> run.stats.cells_computed;
-    else if (key == "tiles_active")
-      value >> run.stats.tiles_active;
-    else if (key == "tiles_total")
-      value >> run.stats.tiles_total;
-    else if (key == "device_seconds")
-      value >> run.stats.device_seconds;
-    else if (key == "transfer_seconds")
-      value >> run.stats.transfer_seconds;
-    else if (key == "shape_hash")
-      value >> run.shape_hash.emplace();
-    else if (key == "simd_target")
-      value >> run.stats.simd_target;
-    else
-      continue;
+    reader->second(value, run);
     if (value.fail()) throw RuntimeError("malformed '" + item + "' in the child's result line");
     ++fields;
   }
+  // Every field format_single_run always writes.
   constexpr int kRequiredFields = 9;
   if (fields < kRequiredFields) {
     throw RuntimeError("incomplete result line from the child: " + output.substr(tag, 500));
@@ -221,6 +228,8 @@ RunResult run_backend(const Workload& workload, const Pattern& pattern, const st
   }
   RunResult result = summarize(workload, pattern, backend, runs);
   if (settings.isolate) {
+    for (const SingleRun& run : runs)
+      fold_peak(result.load_peak_rss_bytes, run.load_peak_rss_bytes);
     result.peak_rss_bytes = peak_rss;
     result.process_seconds = median(process_times);
   }

@@ -34,6 +34,9 @@ struct SingleRun {
   std::optional<uint64_t> shape_hash;
   double final_area = 0;  // bounding box (plane) or torus area after the run
   BackendStats stats;
+  // run_once_releasing only: the process's peak memory once the World is
+  // loaded (before any generation), to tell loading's share of the peak.
+  std::optional<uint64_t> load_peak_rss_bytes;
 };
 
 SingleRun run_once(const Workload& workload, const Pattern& pattern, const std::string& backend,

@@ -29,17 +29,6 @@ std::string read_capped(const std::string& path) {
   return text;
 }
 
-// "VmHWM:   25000 kB" from /proc/PID/status.
-std::optional<uint64_t> read_vm_hwm(pid_t pid) {
-  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
-  std::string line;
-  while (std::getline(status, line)) {
-    if (!line.starts_with("VmHWM:")) continue;
-    return std::strtoull(line.c_str() + 6, nullptr, 10) * 1024;
-  }
-  return std::nullopt;
-}
-
 // In the child between fork and exec only async-signal-safe calls are made.
 [[noreturn]] void exec_child(const std::string& program, char* const* argv, int output_fd,
                              int error_pipe) {
@@ -87,7 +76,7 @@ void follow_traced_child(pid_t pid, int& status, ChildResult& result) {
     if (!WIFSTOPPED(status)) return;
     long signal = 0;
     if (is_exit_event(status)) {
-      result.peak_rss_bytes = read_vm_hwm(pid);
+      result.peak_rss_bytes = vm_hwm_bytes(pid);
     } else if (WSTOPSIG(status) != SIGTRAP) {
       signal = WSTOPSIG(status);
     }
@@ -141,6 +130,17 @@ ChildResult run_child(const std::vector<std::string>& argv) {
   if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
   result.output = read_capped(capture);
   return result;
+}
+
+// "VmHWM:   25000 kB".
+std::optional<uint64_t> vm_hwm_bytes(int pid) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (!line.starts_with("VmHWM:")) continue;
+    return std::strtoull(line.c_str() + 6, nullptr, 10) * 1024;
+  }
+  return std::nullopt;
 }
 
 std::optional<std::string> find_on_path(const std::string& program) {

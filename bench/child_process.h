@@ -37,6 +37,9 @@ inline void fold_peak(std::optional<uint64_t>& peak, const std::optional<uint64_
   if (reading && (!peak || *reading > *peak)) peak = reading;
 }
 
+// VmHWM (peak resident memory) of a live process, from /proc/PID/status.
+std::optional<uint64_t> vm_hwm_bytes(int pid);
+
 // The full path of `program` found on PATH; nullopt if not there.
 std::optional<std::string> find_on_path(const std::string& program);
 

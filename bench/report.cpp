@@ -54,6 +54,7 @@ std::vector<Field> result_fields(const RunResult& r) {
       {"vs_quicklife", optional_value(r.vs_quicklife)},
       {"vs_hashlife", optional_value(r.vs_hashlife)},
       {"peak_rss_bytes", optional_value(r.peak_rss_bytes)},
+      {"load_peak_rss_bytes", optional_value(r.load_peak_rss_bytes)},
       {"process_seconds", optional_value(r.process_seconds)},
       {"golly_load_seconds", optional_value(r.load_seconds)},
       {"population", r.population},

@@ -68,6 +68,7 @@ TEST(BackendRunner, SingleRunLineRoundTrips) {
   run.stats.device_seconds = 0.5;
   run.stats.transfer_seconds = 0.25;
   run.stats.simd_target = "AVX3";
+  run.load_peak_rss_bytes = 1234;
   const SingleRun back = parse_single_run("noise before\n" + format_single_run(run) + "\n");
   EXPECT_DOUBLE_EQ(back.seconds, run.seconds);
   EXPECT_EQ(back.population, run.population);
@@ -75,6 +76,7 @@ TEST(BackendRunner, SingleRunLineRoundTrips) {
   EXPECT_EQ(back.shape_hash, run.shape_hash);
   EXPECT_EQ(back.stats.cells_computed, run.stats.cells_computed);
   EXPECT_EQ(back.stats.simd_target, "AVX3");
+  EXPECT_EQ(back.load_peak_rss_bytes, run.load_peak_rss_bytes);
   EXPECT_DOUBLE_EQ(back.stats.transfer_seconds, 0.25);
   EXPECT_THROW(parse_single_run("no result here"), RuntimeError);
   EXPECT_THROW(parse_single_run("gol-bench-run seconds=1 population=x"), RuntimeError);
@@ -109,6 +111,8 @@ TEST(BackendRunner, IsolatedRunMeasuresPeakMemory) {
   const RunResult isolated = run_backend(w, pattern, "bit", settings);
   ASSERT_TRUE(isolated.peak_rss_bytes);
   EXPECT_GT(*isolated.peak_rss_bytes, 0u);
+  ASSERT_TRUE(isolated.load_peak_rss_bytes);
+  EXPECT_LE(*isolated.load_peak_rss_bytes, *isolated.peak_rss_bytes);
   ASSERT_TRUE(isolated.process_seconds);
   EXPECT_GT(*isolated.process_seconds, isolated.median_seconds);
   settings.isolate = false;
