@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <utility>
 
 #include "cpu/simd/parallel_step.h"
 #include "engine/core/error.h"
@@ -15,9 +16,6 @@ namespace {
 // Tiles stepped per kernel call: their outputs (16 KiB) stay in L1/L2
 // until committed.
 constexpr size_t kChunkTiles = 32;
-// How far ahead commit's target tiles are prefetched (measured: 4 beats 1,
-// 2 and none by 10-20% of commit time).
-constexpr size_t kPrefetchTiles = 4;
 // Fewer active tiles than this step on the calling thread: a generation of
 // them takes tens of microseconds, and handing it to the workers costs about
 // what it saves (measured on the Gosper gun stream, ~500 active tiles).
@@ -64,17 +62,27 @@ class SparseBackend final : public Backend {
  private:
   void step_range(size_t begin, size_t end) {
     std::array<cpu::TileNeighbourhood, kChunkTiles> in;
-    // Per worker and reused: a local array of Tile would be zeroed (16 KiB)
-    // on every call, which costs more than the kernel when few tiles step.
-    alignas(64) static thread_local std::array<Tile, kChunkTiles> out;
+    std::array<Tile*, kChunkTiles> targets;
+    std::array<cpu::TileChange, kChunkTiles> changes;
+    std::array<std::pair<uint64_t, uint64_t>, kChunkTiles> old_edges;  // rows 0 and 63
     const auto active = grid_.active();
     for (size_t first = begin; first < end; first += kChunkTiles) {
       const size_t count = std::min(kChunkTiles, end - first);
-      for (size_t i = 0; i < count; ++i) grid_.neighbourhood(active[first + i], in[i].at);
-      cpu::step_tiles(in.data(), out.data(), count, rule_, library_);
       for (size_t i = 0; i < count; ++i) {
-        if (first + i + kPrefetchTiles < end) grid_.prefetch_for_commit(first + i + kPrefetchTiles);
-        grid_.commit(first + i, out[i]);
+        grid_.neighbourhood(active[first + i], in[i].at);
+        targets[i] = grid_.commit_target(first + i);
+        old_edges[i] = {targets[i]->rows[0], targets[i]->rows[kTileSize - 1]};
+      }
+      // The kernel writes each next generation over the tile's generation
+      // t-1 and notes the differences, so committing reads no tile again.
+      // The edge-row changes are taken from rows saved above: the kernel's
+      // own bottom_change is wrong at the moment (reported).
+      cpu::step_tiles_over(in.data(), targets.data(), changes.data(), count, rule_, library_);
+      for (size_t i = 0; i < count; ++i) {
+        const Tile& next = *targets[i];
+        grid_.commit_written(first + i, {changes[i].changed_columns, changes[i].live_columns,
+                                         next.rows[0] ^ old_edges[i].first,
+                                         next.rows[kTileSize - 1] ^ old_edges[i].second});
       }
     }
   }

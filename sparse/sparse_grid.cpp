@@ -41,8 +41,6 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) ColumnMasks copy_an
   return {changed, live};
 }
 
-constexpr size_t kCacheLineBytes = 64;
-
 }  // namespace
 
 void SparseGrid::load(const CellSet& cells, const Topology& topology, bool keep_all_active) {
@@ -120,24 +118,23 @@ void SparseGrid::neighbourhood(int32_t slot, const Tile* (&at)[3][3]) const {
 
 void SparseGrid::wake(int32_t slot) { set_flag(wake_[slot]); }
 
-void SparseGrid::prefetch_for_commit(size_t index) const {
-  const auto* bytes =
-      reinterpret_cast<const char*>(&map_.tile(current_parity() ^ 1, active_[index]));
-  for (size_t offset = 0; offset < sizeof(Tile); offset += kCacheLineBytes) {
-    __builtin_prefetch(bytes + offset, 1);
-  }
+void SparseGrid::commit(size_t index, const Tile& next) {
+  uint64_t* __restrict target = commit_target(index)->rows.data();
+  const uint64_t* __restrict source = next.rows.data();
+  TileDelta delta;
+  delta.top_change = source[0] ^ target[0];
+  delta.bottom_change = source[kTileSize - 1] ^ target[kTileSize - 1];
+  const auto [changed_columns, live_columns] = copy_and_compare(source, target);
+  delta.changed_columns = changed_columns;
+  delta.live_columns = live_columns;
+  commit_written(index, delta);
 }
 
-void SparseGrid::commit(size_t index, const Tile& next) {
+void SparseGrid::commit_written(size_t index, const TileDelta& delta) {
   const int32_t slot = active_[index];
   const int next_parity = current_parity() ^ 1;
-  // The buffer being overwritten holds generation t-1.
-  uint64_t* __restrict target = map_.tile(next_parity, slot).rows.data();
-  const uint64_t* __restrict source = next.rows.data();
-  const uint64_t top_change = source[0] ^ target[0];
-  const uint64_t bottom_change = source[kTileSize - 1] ^ target[kTileSize - 1];
-  const auto [changed_columns, live_columns] = copy_and_compare(source, target);
-
+  const Tile& next = map_.tile(next_parity, slot);
+  const uint64_t live_columns = delta.live_columns;
   const uint8_t border = border_bits(next.rows[0], next.rows[kTileSize - 1], live_columns);
   map_.summary(next_parity, slot) = {border, static_cast<uint8_t>(live_columns != 0)};
 
@@ -151,14 +148,14 @@ void SparseGrid::commit(size_t index, const Tile& next) {
   outcome.maybe_free =
       live_columns == 0 && map_.summary(next_parity ^ 1, slot).nonempty == 0 && !map_.is_torus();
 
-  if (changed_columns != 0) {
+  if (delta.changed_columns != 0) {
     wake(slot);
     // Eight unconditional stores, not a data-dependent loop (its branch
     // mispredictions cost more): a neighbour not to wake gets this tile's
     // own flag instead, which is set anyway. A shared sink would bounce its
     // cache line between the workers.
     const unsigned changed_border =
-        border_bits(top_change, bottom_change, changed_columns) & ~absent & 0xFFu;
+        border_bits(delta.top_change, delta.bottom_change, delta.changed_columns) & ~absent & 0xFFu;
     std::array<int32_t, kDirections> targets;
     for (int direction = 0; direction < kDirections; ++direction) {
       const int32_t wanted = -static_cast<int32_t>(changed_border >> direction & 1);

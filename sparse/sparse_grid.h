@@ -7,6 +7,10 @@
 //     neighbourhood(active()[i], at); next = kernel(at); commit(i, next);
 //   finish_generation();            // on one thread
 //
+// or, with a kernel that writes over the older generation itself, the
+// kernel writes into commit_target(i) and the caller passes what it noted
+// to commit_written(i, delta).
+//
 // Sleep. Every slot holds the tile at the current generation t and at t-1,
 // by parity (generation g lives in buffer g & 1). A stepped tile writes
 // generation t+1 over t-1 and compares the two. A tile that is not stepped
@@ -35,6 +39,14 @@
 
 namespace gol::sparse {
 
+// How a tile's next generation differs from the generation it replaces.
+struct TileDelta {
+  uint64_t changed_columns = 0;  // OR over the rows of (new ^ old)
+  uint64_t live_columns = 0;     // OR over the rows of new
+  uint64_t top_change = 0;       // row 0: new ^ old
+  uint64_t bottom_change = 0;    // row 63: new ^ old
+};
+
 class SparseGrid {
  public:
   // Replaces the world; on a torus, cells are taken modulo its size. With
@@ -52,9 +64,12 @@ class SparseGrid {
   // indices may run concurrently (each writes only its own slot and sets
   // wake flags).
   void commit(size_t index, const Tile& next);
-  // Asks the cache for the buffer commit(index) will read and overwrite;
-  // issued a few tiles ahead, it hides most of commit's memory latency.
-  void prefetch_for_commit(size_t index) const;
+  // The buffer holding generation t-1 of active()[index], which the next
+  // generation replaces; it never aliases a tile neighbourhood() hands out.
+  Tile* commit_target(size_t index) { return &map_.tile(current_parity() ^ 1, active_[index]); }
+  // commit() for a tile whose next generation is already in
+  // commit_target(index); `delta` compares it with what it overwrote.
+  void commit_written(size_t index, const TileDelta& delta);
   // Moves to the next generation after every active tile is committed:
   // creates and frees tiles and plans the next active list.
   void finish_generation();

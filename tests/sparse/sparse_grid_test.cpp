@@ -52,6 +52,10 @@ TEST(SparseGrid, ScalarAndSimdTileStepsAgreeThroughTheGrid) {
                            TileStepper::kScalar);
   expect_matches_reference(soup(100, 100, 0.5, 9), Rule::conway(), Topology::plane(),
                            {1, 5, 20, 121}, TileStepper::kXsimd);
+  expect_matches_reference(soup(200, 150, 0.5, 9), Rule::conway(), Topology::plane(),
+                           {1, 2, 20, 121, 300}, TileStepper::kWrittenOver);
+  expect_matches_reference(soup(128, 192, 0.5, 9), Rule::conway(), Topology::torus(128, 192),
+                           {1, 2, 33, 150}, TileStepper::kWrittenOver);
 }
 
 TEST(SparseGrid, TorusSoupsMatchTheReference) {
