@@ -8,9 +8,11 @@ World::World(const Pattern& pattern, const WorldOptions& options)
       topology_(options.topology.value_or(pattern.topology.value_or(Topology::plane()))),
       generation_(pattern.generation) {
   check_rule_fits(rule_, topology_);
-  const CellSet cells =
-      topology_.is_torus() ? pattern.cells.wrapped(topology_.width, topology_.height)
-                           : pattern.cells;
+  // Only a torus needs a wrapped copy; on the plane the backend reads the
+  // pattern's own cells, so no second copy of a large pattern is held.
+  CellSet wrapped;
+  if (topology_.is_torus()) wrapped = pattern.cells.wrapped(topology_.width, topology_.height);
+  const CellSet& cells = topology_.is_torus() ? wrapped : pattern.cells;
   const WorkloadHint hint{topology_, cells.population(), cells.bbox()};
   const BackendInfo& info = BackendRegistry::builtin().resolve(options.backend, hint);
   backend_name_ = info.name;

@@ -79,8 +79,9 @@ WorldOptions world_options(const RunOptions& options) {
 
 int run_command(const std::vector<std::string>& args) {
   const RunOptions options = parse_run_options(args);
-  const Pattern pattern = patterns::load_pattern(options.pattern);
-  World world(pattern, world_options(options));
+  // The loaded pattern is a temporary: once the backend holds the cells,
+  // the input's copy is freed rather than kept for the whole run.
+  World world(patterns::load_pattern(options.pattern), world_options(options));
 
   RunSummary summary;
   summary.pattern = options.pattern;
