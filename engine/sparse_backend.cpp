@@ -13,8 +13,9 @@
 namespace gol {
 namespace {
 
-// Tiles stepped per kernel call: their outputs (16 KiB) stay in L1/L2
-// until committed.
+// Tiles stepped per kernel call: enough to amortise the dispatch, few
+// enough that their neighbourhoods and new rows are still in cache when the
+// chunk is committed.
 constexpr size_t kChunkTiles = 32;
 // Fewer active tiles than this step on the calling thread: a generation of
 // them takes tens of microseconds, and handing it to the workers costs about
