@@ -42,6 +42,9 @@ SingleRun run_isolated(const Workload& workload, const std::string& backend,
                        const RunSettings& settings, std::optional<uint64_t>& peak_rss,
                        double& process_seconds) {
   const ChildResult child = run_child(child_command(workload, backend, settings));
+  if (child.signal == 0 && child.exit_code == static_cast<int>(ExitCode::kInput)) {
+    throw InputError(child.output.substr(0, 2000));  // the backend refused this world
+  }
   if (child.exit_code != 0) {
     throw RuntimeError("isolated run of " + backend + " on " + workload.name + " failed (" +
                        (child.signal ? "signal " + std::to_string(child.signal)

@@ -12,6 +12,7 @@
 #include "bench/bench_options.h"
 #include "bench/child_process.h"
 #include "bench/golly_runner.h"
+#include "bench/gpu_kernel_bench.h"
 #include "bench/report.h"
 #include "bench/workloads.h"
 #include "engine/backend_registry.h"
@@ -130,6 +131,10 @@ void run_workload(const Workload& workload, const std::vector<ChosenBackend>& ba
     std::cerr << "gol bench: " << workload.name << " on " << backend.name << "\n";
     try {
       report.results.push_back(run_backend(workload, pattern, backend.name, settings));
+    } catch (const InputError& e) {
+      // The backend refuses this kind of world (a torus-only baseline on
+      // the plane): not a failure, a skip with its reason.
+      report.skipped.push_back({workload.name, backend.name, e.what()});
     } catch (const RuntimeError& e) {
       // Keep the other results; the run still ends with exit code 4.
       std::cerr << "gol bench: " << backend.name << " on " << workload.name << " failed\n";
@@ -200,6 +205,7 @@ int run_bench_command(const std::vector<std::string>& args) {
     return 0;
   }
   if (options.run_one) return run_one(options);
+  if (!options.gpu_kernel_sides.empty()) return run_gpu_kernel_bench(options);
   if (options.list) {
     print_workload_list(std::cout, options.quick);
     return 0;

@@ -2,6 +2,8 @@
 #include "bench/bench_options.h"
 
 #include <charconv>
+#include <cstdint>
+#include <iterator>
 #include <optional>
 #include <utility>
 
@@ -12,6 +14,9 @@ namespace {
 
 constexpr int kMaxRepeats = 1000;
 constexpr int kMaxThreads = 4096;
+constexpr int kMaxKernelGenerations = 1 << 20;
+// Torus sides --gpu-kernels all measures.
+constexpr int64_t kKernelSides[] = {4096, 8192, 16384, 32768, 65536};
 
 std::vector<std::string> split_list(const std::string& flag, const std::string& value) {
   std::vector<std::string> items;
@@ -36,6 +41,19 @@ int parse_count(const std::string& flag, const std::string& value, int min, int 
                      std::to_string(max) + ", not '" + value + "'");
   }
   return n;
+}
+
+// "all" or a list of torus sides, each a multiple of 64 up to 2^18.
+std::vector<int64_t> parse_sides(const std::string& flag, const std::string& value) {
+  if (value == "all") return {std::begin(kKernelSides), std::end(kKernelSides)};
+  std::vector<int64_t> sides;
+  for (const std::string& item : split_list(flag, value)) {
+    const int side = parse_count(flag, item, 64, 1 << 18);
+    if (side % 64 != 0)
+      throw UsageError(flag + ": torus side " + item + " is not a multiple of 64");
+    sides.push_back(side);
+  }
+  return sides;
 }
 
 // Accepts "--flag VALUE" and "--flag=VALUE".
@@ -117,6 +135,10 @@ BenchOptions parse_bench_options(const std::vector<std::string>& args) {
     } else if (flag == "--shape-hash") {
       reader.expect_no_value(flag);
       options.shape_hash = true;
+    } else if (flag == "--gpu-kernels") {
+      options.gpu_kernel_sides = parse_sides(flag, reader.value(flag));
+    } else if (flag == "--kernel-gens") {
+      options.kernel_generations = parse_count(flag, reader.value(flag), 1, kMaxKernelGenerations);
     } else if (flag == "--help" || flag == "-h") {
       reader.expect_no_value(flag);
       options.help = true;
@@ -151,6 +173,11 @@ computed CUpS and speed-ups; every run ends with a check that all backends
   --isolate                each run in its own process, to measure peak memory
   --quick                  scaled-down workloads for smoke tests
   --list                   list the workloads and exit
+  --gpu-kernels SIDES|all  instead of workloads: kernel-only GPU timing
+                           (CUDA events, after a warm-up) of N x N random
+                           tori, multi-step vs bit-step vs naive kernels;
+                           all = 4096,8192,16384,32768,65536
+  --kernel-gens N          generations per timed kernel run (1024)
   --help                   this text
 )";
 }

@@ -26,6 +26,10 @@ struct BenchOptions {
   // Each run in a child process, so its peak memory can be measured.
   bool isolate = false;
   bool help = false;
+  // --gpu-kernels: kernel-only GPU timing of dense tori of these sides
+  // instead of the workloads.
+  std::vector<int64_t> gpu_kernel_sides;
+  uint64_t kernel_generations = 1024;
   // Internal: run this one workload once and print a result line (the
   // child side of --isolate).
   std::optional<std::string> run_one;

@@ -80,8 +80,10 @@ __global__ void fill_random_kernel(uint32_t* words, int64_t count, uint64_t seed
 __global__ void fill_random_bytes_kernel(uint8_t* cells, int64_t count, uint64_t seed) {
   for (int64_t i = int64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count;
        i += int64_t{gridDim.x} * blockDim.x) {
-    cells[i] =
-        static_cast<uint8_t>(mix(seed * 0x9e3779b97f4a7c15ull + static_cast<uint64_t>(i)) & 1u);
+    // Cell i is bit i % 32 of packed word i / 32, so both layouts start from
+    // the same soup.
+    const uint64_t word = mix(seed * 0x9e3779b97f4a7c15ull + static_cast<uint64_t>(i / 32));
+    cells[i] = static_cast<uint8_t>((static_cast<uint32_t>(word) >> (i % 32)) & 1u);
   }
 }
 

@@ -81,6 +81,10 @@ struct GpuKernelTiming {
   uint64_t generations = 0;
   std::vector<double> seconds;  // one entry per repeat
   uint64_t cells_computed = 0;  // per repeat, halo recomputation included
+  // Live cells after the warm-up and every repeat: (repeats + 1) x
+  // generations from the seed's soup, which is the same cells for every
+  // kernel, so kernels can be checked against each other.
+  uint64_t final_population = 0;
   double median_seconds() const;
   // width * height * generations / median_seconds().
   double cell_updates_per_second() const;

@@ -282,6 +282,7 @@ GpuKernelTiming time_torus_kernel(int64_t width, int64_t height, uint64_t genera
       timer.stop(stream.get());
       timing.seconds.push_back(timer.seconds());
     }
+    timing.final_population = count_live_bytes(current.get(), width * height, stream.get());
     return timing;
   }
   const PackedFieldView field{width / 32, height};
@@ -296,6 +297,7 @@ GpuKernelTiming time_torus_kernel(int64_t width, int64_t height, uint64_t genera
     timer.stop(stream.get());
     timing.seconds.push_back(timer.seconds());
   }
+  timing.final_population = count_live_packed(current.get(), field.word_count(), stream.get());
   return timing;
 }
 

@@ -70,6 +70,19 @@ TEST(BenchOptions, BadCommandLinesAreUsageErrors) {
   }
 }
 
+TEST(BenchOptions, GpuKernelSides) {
+  EXPECT_TRUE(parse_bench_options({}).gpu_kernel_sides.empty());
+  const BenchOptions all = parse_bench_options({"--gpu-kernels", "all", "--kernel-gens", "64"});
+  EXPECT_EQ(all.gpu_kernel_sides, (std::vector<int64_t>{4096, 8192, 16384, 32768, 65536}));
+  EXPECT_EQ(all.kernel_generations, 64u);
+  EXPECT_EQ(parse_bench_options({"--gpu-kernels=128,4096"}).gpu_kernel_sides,
+            (std::vector<int64_t>{128, 4096}));
+  EXPECT_THROW(parse_bench_options({"--gpu-kernels", "100"}), UsageError);
+  EXPECT_THROW(parse_bench_options({"--gpu-kernels", "0"}), UsageError);
+  EXPECT_THROW(parse_bench_options({"--gpu-kernels", "4096,"}), UsageError);
+  EXPECT_THROW(parse_bench_options({"--kernel-gens", "0"}), UsageError);
+}
+
 TEST(BenchOptions, HelpAndList) {
   EXPECT_TRUE(parse_bench_options({"--help"}).help);
   EXPECT_TRUE(parse_bench_options({"--list"}).list);
