@@ -147,8 +147,8 @@ int info_command(const std::vector<std::string>& args) {
             << "generation   " << pattern.generation << "\n"
             << "population   " << pattern.cells.population() << "\n";
   if (box) {
-    std::cout << "bbox         x " << box->xmin << ".." << box->xmax << ", y " << box->ymin
-              << ".." << box->ymax << " (" << box->width() << " x " << box->height() << ")\n";
+    std::cout << "bbox         x " << box->xmin << ".." << box->xmax << ", y " << box->ymin << ".."
+              << box->ymax << " (" << box->width() << " x " << box->height() << ")\n";
   } else {
     std::cout << "bbox         empty\n";
   }

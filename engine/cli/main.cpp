@@ -33,7 +33,8 @@ int dispatch(const std::string& command, const std::vector<std::string>& rest) {
     std::fputs(kUsage, stdout);
     return 0;
   }
-  throw gol::UsageError("unknown command '" + command + "' (expected run, info, bench or backends)");
+  throw gol::UsageError("unknown command '" + command +
+                        "' (expected run, info, bench or backends)");
 }
 
 }  // namespace

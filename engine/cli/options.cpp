@@ -55,8 +55,8 @@ uint64_t parse_count(const std::string& flag, const std::string& text, uint64_t 
   const char* end = text.data() + text.size();
   const auto [ptr, ec] = std::from_chars(text.data(), end, value);
   if (text.empty() || text[0] == '-' || ec != std::errc() || ptr != end || value > max) {
-    throw UsageError("option " + flag + " expects a whole number from 0 to " +
-                     std::to_string(max) + ", got '" + text + "'");
+    throw UsageError("option " + flag + " expects a whole number from 0 to " + std::to_string(max) +
+                     ", got '" + text + "'");
   }
   return value;
 }
@@ -68,8 +68,8 @@ RunOptions parse_run_options(const std::vector<std::string>& args) {
   while (!cursor.done()) {
     const std::string flag = cursor.next_flag();
     if (flag == "--gens") {
-      options.generations = parse_count(flag, cursor.value_for(flag),
-                                        std::numeric_limits<int64_t>::max());
+      options.generations =
+          parse_count(flag, cursor.value_for(flag), std::numeric_limits<int64_t>::max());
     } else if (flag == "--backend") {
       options.backend = cursor.value_for(flag);
     } else if (flag == "--rule") {
@@ -118,7 +118,8 @@ InfoOptions parse_info_options(const std::vector<std::string>& args) {
       have_pattern = true;
     }
   }
-  if (!have_pattern) throw UsageError("gol info needs a PATTERN (a file, builtin:NAME or soup:...)");
+  if (!have_pattern)
+    throw UsageError("gol info needs a PATTERN (a file, builtin:NAME or soup:...)");
   return options;
 }
 

@@ -42,7 +42,8 @@ double RunSummary::cups_computed() const {
 std::string summary_text(const RunSummary& s) {
   std::string backend = s.backend;
   if (!s.stats.simd_target.empty()) backend += ", " + s.stats.simd_target;
-  backend += ", " + std::to_string(s.stats.threads) + (s.stats.threads == 1 ? " thread" : " threads");
+  backend +=
+      ", " + std::to_string(s.stats.threads) + (s.stats.threads == 1 ? " thread" : " threads");
   char seconds[64];
   std::snprintf(seconds, sizeof seconds, "%.3f s", s.seconds);
   std::string out;
@@ -62,8 +63,8 @@ std::string summary_text(const RunSummary& s) {
   }
   if (s.stats.device_seconds > 0 || s.stats.transfer_seconds > 0) {
     char device[96];
-    std::snprintf(device, sizeof device, "%.3f s kernels, %.3f s transfers",
-                  s.stats.device_seconds, s.stats.transfer_seconds);
+    std::snprintf(device, sizeof device, "%.3f s kernels, %.3f s transfers", s.stats.device_seconds,
+                  s.stats.transfer_seconds);
     out += "device       " + std::string(device) + "\n";
   }
   return out;
