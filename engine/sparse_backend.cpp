@@ -65,25 +65,19 @@ class SparseBackend final : public Backend {
     std::array<cpu::TileNeighbourhood, kChunkTiles> in;
     std::array<Tile*, kChunkTiles> targets;
     std::array<cpu::TileChange, kChunkTiles> changes;
-    std::array<std::pair<uint64_t, uint64_t>, kChunkTiles> old_edges;  // rows 0 and 63
     const auto active = grid_.active();
     for (size_t first = begin; first < end; first += kChunkTiles) {
       const size_t count = std::min(kChunkTiles, end - first);
       for (size_t i = 0; i < count; ++i) {
         grid_.neighbourhood(active[first + i], in[i].at);
         targets[i] = grid_.commit_target(first + i);
-        old_edges[i] = {targets[i]->rows[0], targets[i]->rows[kTileSize - 1]};
       }
       // The kernel writes each next generation over the tile's generation
       // t-1 and notes the differences, so committing reads no tile again.
-      // The edge-row changes are taken from rows saved above: the kernel's
-      // own bottom_change is wrong at the moment (reported).
       cpu::step_tiles_over(in.data(), targets.data(), changes.data(), count, rule_, library_);
       for (size_t i = 0; i < count; ++i) {
-        const Tile& next = *targets[i];
         grid_.commit_written(first + i, {changes[i].changed_columns, changes[i].live_columns,
-                                         next.rows[0] ^ old_edges[i].first,
-                                         next.rows[kTileSize - 1] ^ old_edges[i].second});
+                                         changes[i].top_change, changes[i].bottom_change});
       }
     }
   }

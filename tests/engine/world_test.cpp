@@ -9,6 +9,12 @@
 namespace gol {
 namespace {
 
+WorldOptions with_backend(const std::string& name) {
+  WorldOptions options;
+  options.backend = name;
+  return options;
+}
+
 Pattern blinker_at(int64_t x, int64_t y) {
   Pattern p;
   for (int i = 0; i < 3; ++i) p.cells.set(x + i, y);
@@ -19,11 +25,11 @@ TEST(World, PatternRuleAndTopologyApplyUnlessOverridden) {
   Pattern p = blinker_at(0, 0);
   p.rule = parse_rule("B36/S23").rule;
   p.topology = Topology::torus(64, 64);
-  const World from_file(p, {.backend = "serial"});
+  const World from_file(p, with_backend("serial"));
   EXPECT_EQ(from_file.rule().to_string(), "B36/S23");
   EXPECT_TRUE(from_file.topology().is_torus());
 
-  WorldOptions options{.backend = "serial"};
+  WorldOptions options = with_backend("serial");
   options.rule = Rule::conway();
   options.topology = Topology::plane();
   const World overridden(p, options);
@@ -32,7 +38,7 @@ TEST(World, PatternRuleAndTopologyApplyUnlessOverridden) {
 }
 
 TEST(World, CellsOutsideTheTorusAreWrapped) {
-  WorldOptions options{.backend = "bit"};
+  WorldOptions options = with_backend("bit");
   options.topology = Topology::torus(64, 128);
   World world(blinker_at(-1, -1), options);
   EXPECT_EQ(world.cells().cells(), (std::vector<Cell>{{0, 127}, {1, 127}, {63, 127}}));
@@ -43,7 +49,7 @@ TEST(World, CellsOutsideTheTorusAreWrapped) {
 TEST(World, CountsGenerationsFromThePatternsOwn) {
   Pattern p = blinker_at(10, 10);
   p.generation = 100;
-  World world(p, {.backend = "nibble"});
+  World world(p, with_backend("nibble"));
   world.advance(3);
   EXPECT_EQ(world.generation(), 103u);
   EXPECT_EQ(world.snapshot().generation, 103u);
@@ -54,7 +60,7 @@ TEST(World, CountsGenerationsFromThePatternsOwn) {
 }
 
 TEST(World, RefusesBirthOnZeroOnThePlane) {
-  WorldOptions options{.backend = "serial"};
+  WorldOptions options = with_backend("serial");
   options.rule = parse_rule("B03/S23").rule;
   EXPECT_THROW(World(blinker_at(0, 0), options), InputError);
   options.topology = Topology::torus(64, 64);
@@ -62,12 +68,12 @@ TEST(World, RefusesBirthOnZeroOnThePlane) {
 }
 
 TEST(World, UnknownBackendIsAUsageError) {
-  EXPECT_THROW(World(blinker_at(0, 0), {.backend = "abacus"}), UsageError);
+  EXPECT_THROW(World(blinker_at(0, 0), with_backend("abacus")), UsageError);
 }
 
 TEST(World, AutoAndCpuPickARealBackend) {
-  const World automatic(blinker_at(0, 0), {.backend = "auto"});
-  const World cpu(blinker_at(0, 0), {.backend = "cpu"});
+  const World automatic(blinker_at(0, 0), with_backend("auto"));
+  const World cpu(blinker_at(0, 0), with_backend("cpu"));
   EXPECT_NE(automatic.backend_name(), "auto");
   EXPECT_NE(cpu.backend_name(), "cpu");
   EXPECT_NE(BackendRegistry::builtin().find(cpu.backend_name()), nullptr);
