@@ -7,6 +7,7 @@
 #include <optional>
 #include <utility>
 
+#include "engine/cli/arg_reader.h"
 #include "engine/core/error.h"
 
 namespace gol::bench {
@@ -33,14 +34,8 @@ std::vector<std::string> split_list(const std::string& flag, const std::string& 
 }
 
 int parse_count(const std::string& flag, const std::string& value, int min, int max) {
-  int n = 0;
-  const char* end = value.data() + value.size();
-  const auto [ptr, ec] = std::from_chars(value.data(), end, n);
-  if (ec != std::errc() || ptr != end || n < min || n > max) {
-    throw UsageError(flag + " wants a whole number from " + std::to_string(min) + " to " +
-                     std::to_string(max) + ", not '" + value + "'");
-  }
-  return n;
+  return static_cast<int>(
+      cli::parse_whole_number(flag, value, static_cast<uint64_t>(min), static_cast<uint64_t>(max)));
 }
 
 // "all" or a list of torus sides, each a multiple of 64 up to 2^18.
@@ -56,41 +51,11 @@ std::vector<int64_t> parse_sides(const std::string& flag, const std::string& val
   return sides;
 }
 
-// Accepts "--flag VALUE" and "--flag=VALUE".
-class ArgReader {
- public:
-  explicit ArgReader(const std::vector<std::string>& args) : args_(args) {}
-  bool done() const { return index_ >= args_.size(); }
-  // The next flag's name, with any "=VALUE" split off for value().
-  std::string next_flag() {
-    std::string arg = args_[index_++];
-    inline_value_.reset();
-    if (const size_t eq = arg.find('='); arg.starts_with("--") && eq != std::string::npos) {
-      inline_value_ = arg.substr(eq + 1);
-      arg.resize(eq);
-    }
-    return arg;
-  }
-  std::string value(const std::string& flag) {
-    if (inline_value_) return *std::exchange(inline_value_, std::nullopt);
-    if (done()) throw UsageError(flag + " needs a value");
-    return args_[index_++];
-  }
-  void expect_no_value(const std::string& flag) const {
-    if (inline_value_) throw UsageError(flag + " takes no value");
-  }
-
- private:
-  const std::vector<std::string>& args_;
-  size_t index_ = 0;
-  std::optional<std::string> inline_value_;
-};
-
 }  // namespace
 
 BenchOptions parse_bench_options(const std::vector<std::string>& args) {
   BenchOptions options;
-  ArgReader reader(args);
+  cli::ArgReader reader(args);
   while (!reader.done()) {
     const std::string flag = reader.next_flag();
     if (flag == "--workloads") {

@@ -36,8 +36,4 @@ struct InfoOptions {
 RunOptions parse_run_options(const std::vector<std::string>& args);
 InfoOptions parse_info_options(const std::vector<std::string>& args);
 
-// Parses a non-negative decimal integer no larger than `max`; UsageError
-// naming `flag` otherwise.
-uint64_t parse_count(const std::string& flag, const std::string& text, uint64_t max);
-
 }  // namespace gol::cli
