@@ -15,37 +15,103 @@ namespace {
 
 bool always() { return true; }
 
+using GpuFactory = std::unique_ptr<Backend> (*)();
+
+#ifdef GOL_HAVE_CUDA
+#define GOL_GPU_FACTORY(name) (&gpu::name)
+
+BackendInfo gpu_backend(std::string name, std::string description, int priority,
+                        double min_auto_density, GpuFactory make) {
+  return {std::move(name),
+          std::move(description),
+          priority,
+          false,
+          min_auto_density,
+          gpu::device_available,
+          gpu::device_unavailable_reason,
+          [make](const BackendOptions&) { return make(); }};
+}
+#else
+// Without CUDA the GPU backends are still known by name, so asking for one
+// says why it cannot run (exit 4) rather than calling the name unknown.
+#define GOL_GPU_FACTORY(name) nullptr
+
+std::string built_without_cuda() {
+  return "this gol was built without CUDA (GOL_CUDA=OFF, or no nvcc when it was configured)";
+}
+
+BackendInfo gpu_backend(std::string name, std::string description, int priority,
+                        double min_auto_density, GpuFactory) {
+  return {std::move(name),
+          std::move(description),
+          priority,
+          false,
+          min_auto_density,
+          [] { return false; },
+          built_without_cuda,
+          [](const BackendOptions&) -> std::unique_ptr<Backend> {
+            throw RuntimeError(built_without_cuda());
+          }};
+}
+#endif
+
 BackendRegistry make_builtin_registry() {
   BackendRegistry registry;
   // Reference paths: the oracles, lowest priority.
-  registry.add({"serial", "reference: one byte a cell, the rules as written", 0, true, 0, always,
-                {}, [](const BackendOptions&) { return cpu::make_serial_backend(); }});
-  registry.add({"nibble", "reference: 16 cells per u64 with nibble adds", 1, true, 0, always, {},
+  registry.add({"serial",
+                "reference: one byte a cell, the rules as written",
+                0,
+                true,
+                0,
+                always,
+                {},
+                [](const BackendOptions&) { return cpu::make_serial_backend(); }});
+  registry.add({"nibble",
+                "reference: 16 cells per u64 with nibble adds",
+                1,
+                true,
+                0,
+                always,
+                {},
                 [](const BackendOptions&) { return cpu::make_nibble_backend(); }});
-  registry.add({"bit", "reference: 64 cells per u64, full/half-adder tree", 2, true, 0, always,
-                {}, [](const BackendOptions&) { return cpu::make_bit_backend(); }});
+  registry.add({"bit",
+                "reference: 64 cells per u64, full/half-adder tree",
+                2,
+                true,
+                0,
+                always,
+                {},
+                [](const BackendOptions&) { return cpu::make_bit_backend(); }});
   // The sparse tile engine: the production CPU paths.
-  registry.add({"simd", "sparse active tiles, SIMD adder tree (Highway) on oneTBB", 10, true, 0,
-                always, {}, [](const BackendOptions& options) {
+  registry.add({"simd",
+                "sparse active tiles, SIMD adder tree (Highway) on oneTBB",
+                10,
+                true,
+                0,
+                always,
+                {},
+                [](const BackendOptions& options) {
                   return make_sparse_backend(options, cpu::SimdLibrary::kHighway);
                 }});
-  registry.add({"simd-xsimd", "sparse active tiles, SIMD adder tree (xsimd) on oneTBB", 9, true,
-                0, always, {}, [](const BackendOptions& options) {
+  registry.add({"simd-xsimd",
+                "sparse active tiles, SIMD adder tree (xsimd) on oneTBB",
+                9,
+                true,
+                0,
+                always,
+                {},
+                [](const BackendOptions& options) {
                   return make_sparse_backend(options, cpu::SimdLibrary::kXsimd);
                 }});
-#ifdef GOL_HAVE_CUDA
   // GPU: the multi-step kernel for dense enough patterns; the one-generation
   // baselines only when asked for by name (never chosen by "auto").
-  registry.add({"gpu", "GPU: bit-packed multi-step CUDA kernel", 20, false, 0.05,
-                gpu::device_available, gpu::device_unavailable_reason,
-                [](const BackendOptions&) { return gpu::make_gpu_backend(); }});
-  registry.add({"gpu-bitstep", "GPU baseline: bit-packed, one generation a launch", -10, false,
-                2.0, gpu::device_available, gpu::device_unavailable_reason,
-                [](const BackendOptions&) { return gpu::make_gpu_bitstep_backend(); }});
-  registry.add({"gpu-naive", "GPU baseline: one byte a cell, one generation a launch (torus)",
-                -11, false, 2.0, gpu::device_available, gpu::device_unavailable_reason,
-                [](const BackendOptions&) { return gpu::make_gpu_naive_backend(); }});
-#endif
+  registry.add(gpu_backend("gpu", "GPU: bit-packed multi-step CUDA kernel", 20, 0.05,
+                           GOL_GPU_FACTORY(make_gpu_backend)));
+  registry.add(gpu_backend("gpu-bitstep", "GPU baseline: bit-packed, one generation a launch", -10,
+                           2.0, GOL_GPU_FACTORY(make_gpu_bitstep_backend)));
+  registry.add(gpu_backend("gpu-naive",
+                           "GPU baseline: one byte a cell, one generation a launch (torus)", -11,
+                           2.0, GOL_GPU_FACTORY(make_gpu_naive_backend)));
   return registry;
 }
 
@@ -74,8 +140,9 @@ const BackendRegistry& BackendRegistry::builtin() {
 
 void BackendRegistry::add(BackendInfo info) {
   backends_.push_back(std::move(info));
-  std::stable_sort(backends_.begin(), backends_.end(),
-                   [](const BackendInfo& a, const BackendInfo& b) { return a.priority > b.priority; });
+  std::stable_sort(
+      backends_.begin(), backends_.end(),
+      [](const BackendInfo& a, const BackendInfo& b) { return a.priority > b.priority; });
 }
 
 const BackendInfo* BackendRegistry::find(const std::string& name) const {
