@@ -156,6 +156,7 @@ void SparseGrid::commit_written(size_t index, const TileDelta& delta) {
     // cache line between the workers.
     const unsigned changed_border =
         border_bits(delta.top_change, delta.bottom_change, delta.changed_columns) & ~absent & 0xFFu;
+    if (changed_border == 0) return;
     std::array<int32_t, kDirections> targets;
     for (int direction = 0; direction < kDirections; ++direction) {
       const int32_t wanted = -static_cast<int32_t>(changed_border >> direction & 1);
