@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -83,6 +84,10 @@ std::string read_file_bytes(const std::string& path) {
   if (!in)
     throw InputError(path, 0, 0, std::string("cannot open pattern file: ") + std::strerror(errno));
   std::string bytes;
+  // Sized once from the file's length (capped), so a large pattern is not
+  // held twice while the string doubles.
+  const auto size = std::filesystem::file_size(path, ec);
+  if (!ec) bytes.reserve(static_cast<size_t>(std::min<uintmax_t>(size, kMaxPatternBytes)) + 1);
   char buffer[1 << 16];
   while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
     bytes.append(buffer, static_cast<size_t>(in.gcount()));
