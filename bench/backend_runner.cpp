@@ -51,9 +51,12 @@ SingleRun run_isolated(const Workload& workload, const std::string& backend,
                                      : "exit " + std::to_string(child.exit_code)) +
                        "): " + child.output.substr(0, 2000));
   }
-  fold_peak(peak_rss, child.peak_rss_bytes);
   process_seconds = child.wall_seconds;
-  return parse_single_run(child.output);
+  SingleRun run = parse_single_run(child.output);
+  // The engine's peak, not the check's: the child's whole-process peak only
+  // where it did not report one.
+  fold_peak(peak_rss, run.run_peak_rss_bytes ? run.run_peak_rss_bytes : child.peak_rss_bytes);
+  return run;
 }
 
 void check_repeat_agrees(const SingleRun& first, const SingleRun& run, const Workload& workload,
@@ -113,6 +116,7 @@ SingleRun time_advance(World& world, const Workload& workload, double initial_ar
   const auto end = std::chrono::steady_clock::now();
 
   SingleRun run;
+  run.run_peak_rss_bytes = vm_hwm_bytes(::getpid());
   run.seconds = std::chrono::duration<double>(end - start).count();
   run.stats = world.stats();
   run.population = world.population();
@@ -161,6 +165,7 @@ std::string format_single_run(const SingleRun& run) {
       << " transfer_seconds=" << run.stats.transfer_seconds;
   if (run.shape_hash) out << " shape_hash=" << *run.shape_hash;
   if (run.load_peak_rss_bytes) out << " load_peak_rss_bytes=" << *run.load_peak_rss_bytes;
+  if (run.run_peak_rss_bytes) out << " run_peak_rss_bytes=" << *run.run_peak_rss_bytes;
   if (!run.stats.simd_target.empty()) out << " simd_target=" << run.stats.simd_target;
   return out.str();
 }
@@ -181,6 +186,8 @@ const std::map<std::string, FieldReader>& field_readers() {
       {"shape_hash", [](std::istream& in, SingleRun& r) { in >> r.shape_hash.emplace(); }},
       {"load_peak_rss_bytes",
        [](std::istream& in, SingleRun& r) { in >> r.load_peak_rss_bytes.emplace(); }},
+      {"run_peak_rss_bytes",
+       [](std::istream& in, SingleRun& r) { in >> r.run_peak_rss_bytes.emplace(); }},
       {"simd_target", [](std::istream& in, SingleRun& r) { in >> r.stats.simd_target; }},
   };
   return readers;

@@ -37,6 +37,9 @@ struct SingleRun {
   // run_once_releasing only: the process's peak memory once the World is
   // loaded (before any generation), to tell loading's share of the peak.
   std::optional<uint64_t> load_peak_rss_bytes;
+  // The process's peak memory once the generations are run, before the
+  // bench's own check (hashing the final cells makes copies of them).
+  std::optional<uint64_t> run_peak_rss_bytes;
 };
 
 SingleRun run_once(const Workload& workload, const Pattern& pattern, const std::string& backend,

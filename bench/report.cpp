@@ -325,7 +325,8 @@ void write_table(std::ostream& out, const BenchReport& report) {
          "vs QL / vs HL: bgolly QuickLife / HashLife time over ours (above 1: we are faster).\n";
   if (report.isolate) {
     out << "--isolate: each run in its own process; process s: that process's whole wall time\n"
-           "(start, building the pattern, loading, running); peak MiB: its VmHWM at exit.\n";
+           "(start, building the pattern, loading, running); peak MiB: its VmHWM once the\n"
+           "generations are run, before the bench's own check (bgolly's: at exit).\n";
   }
   write_golly_notes(out, report);
   for (const SkippedRun& s : report.skipped) {
