@@ -55,8 +55,8 @@ std::string summary_text(const RunSummary& s) {
   out += "population   " + std::to_string(s.population) + "\n";
   out += "bbox         " + bbox_text(s.bbox) + "\n";
   out += "time         " + std::string(seconds) + "\n";
-  out += "CUpS         " + with_si_prefix(s.cups_effective()) + "effective, " +
-         with_si_prefix(s.cups_computed()) + "computed\n";
+  out += "CUpS         " + with_si_prefix(s.cups_effective()) + " effective, " +
+         with_si_prefix(s.cups_computed()) + " computed\n";
   if (s.stats.tiles_total > 0) {
     out += "tiles        " + std::to_string(s.stats.tiles_active) + " active of " +
            std::to_string(s.stats.tiles_total) + "\n";
