@@ -19,10 +19,6 @@ namespace {
 
 constexpr std::string_view kResultTag = "gol-bench-run";
 
-double bbox_area(const std::optional<BBox>& box) {
-  return box ? static_cast<double>(box->width()) * static_cast<double>(box->height()) : 0.0;
-}
-
 std::vector<std::string> child_command(const Workload& workload, const std::string& backend,
                                        const RunSettings& settings) {
   std::vector<std::string> argv = {settings.gol_executable,

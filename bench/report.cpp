@@ -8,6 +8,8 @@
 #include <map>
 #include <variant>
 
+#include "engine/json_writer.h"
+
 namespace gol::bench {
 namespace {
 
@@ -71,34 +73,7 @@ std::string number_text(double v) {
   return text;
 }
 
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (const char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char escaped[8];
-          std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
-          out += escaped;
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
-}
+std::string json_string(const std::string& s) { return '"' + json_escape(s) + '"'; }
 
 std::string json_value(const Value& value) {
   if (const double* d = std::get_if<double>(&value)) {

@@ -24,10 +24,6 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-double bbox_area(const std::optional<BBox>& box) {
-  return box ? static_cast<double>(box->width()) * static_cast<double>(box->height()) : 0.0;
-}
-
 double world_area(const World& world, const std::optional<BBox>& before,
                   const std::optional<BBox>& after) {
   if (world.topology().is_torus()) {

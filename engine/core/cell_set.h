@@ -12,6 +12,12 @@
 
 namespace gol {
 
+// Cells in the box (0 for none), as a double: effective-CUpS arithmetic
+// overflows int64 on large tori times many generations.
+inline double bbox_area(const std::optional<BBox>& box) {
+  return box ? static_cast<double>(box->width()) * static_cast<double>(box->height()) : 0.0;
+}
+
 class CellSet {
  public:
   using TileMap = std::map<TileCoord, Tile>;
