@@ -1,4 +1,4 @@
-// Runs a backend through gol::World, in process or in a child, and folds the
+// Runs a backend through gol::Simulation, in process or in a child, and folds the
 // timed repeats into one RunResult.
 #include "bench/backend_runner.h"
 
@@ -12,7 +12,7 @@
 #include "bench/agreement.h"
 #include "bench/child_process.h"
 #include "engine/core/error.h"
-#include "engine/world.h"
+#include "engine/simulation.h"
 
 namespace gol::bench {
 namespace {
@@ -97,15 +97,15 @@ RunResult summarize(const Workload& workload, const Pattern& pattern, const std:
   return result;
 }
 
-WorldOptions world_options(const std::string& backend, int threads) {
-  WorldOptions options;
+SimulationOptions simulation_options(const std::string& backend, int threads) {
+  SimulationOptions options;
   options.backend = backend;
   options.backend_options.threads = threads;
   return options;
 }
 
-// Times World::advance alone, then reads the final state for the check.
-SingleRun time_advance(World& world, const Workload& workload, double initial_area,
+// Times Simulation::advance alone, then reads the final state for the check.
+SingleRun time_advance(Simulation& world, const Workload& workload, double initial_area,
                        bool want_shape_hash) {
   const auto start = std::chrono::steady_clock::now();
   world.advance(workload.generations);
@@ -135,14 +135,14 @@ double initial_area(const Pattern& pattern) {
 
 SingleRun run_once(const Workload& workload, const Pattern& pattern, const std::string& backend,
                    int threads, bool want_shape_hash) {
-  World world(pattern, world_options(backend, threads));
+  Simulation world(pattern, simulation_options(backend, threads));
   return time_advance(world, workload, initial_area(pattern), want_shape_hash);
 }
 
 SingleRun run_once_releasing(const Workload& workload, Pattern pattern, const std::string& backend,
                              int threads, bool want_shape_hash) {
   const double area = initial_area(pattern);
-  World world(pattern, world_options(backend, threads));
+  Simulation world(pattern, simulation_options(backend, threads));
   pattern = Pattern{};
   const std::optional<uint64_t> load_peak = vm_hwm_bytes(::getpid());
   SingleRun run = time_advance(world, workload, area, want_shape_hash);

@@ -26,7 +26,7 @@ struct RunSettings {
   std::string gol_executable;
 };
 
-// One timed run: World::advance only, construction and loading excluded.
+// One timed run: Simulation::advance only, construction and loading excluded.
 struct SingleRun {
   double seconds = 0;
   uint64_t population = 0;
@@ -34,7 +34,7 @@ struct SingleRun {
   std::optional<uint64_t> shape_hash;
   double final_area = 0;  // bounding box (plane) or torus area after the run
   BackendStats stats;
-  // run_once_releasing only: the process's peak memory once the World is
+  // run_once_releasing only: the process's peak memory once the Simulation is
   // loaded (before any generation), to tell loading's share of the peak.
   std::optional<uint64_t> load_peak_rss_bytes;
   // The process's peak memory once the generations are run, before the
@@ -44,7 +44,7 @@ struct SingleRun {
 
 SingleRun run_once(const Workload& workload, const Pattern& pattern, const std::string& backend,
                    int threads, bool want_shape_hash);
-// The same, freeing `pattern` once the World holds its cells: what an
+// The same, freeing `pattern` once the Simulation holds its cells: what an
 // isolated child runs, so its peak memory is the engine's, not the bench's
 // spare copy of the input.
 SingleRun run_once_releasing(const Workload& workload, Pattern pattern, const std::string& backend,

@@ -35,7 +35,7 @@ struct RunResult {
   std::optional<uint64_t> cell_hash;
   std::optional<uint64_t> shape_hash;
   std::optional<uint64_t> peak_rss_bytes;
-  // --isolate: the peak once the World was loaded, before any generation.
+  // --isolate: the peak once the Simulation was loaded, before any generation.
   std::optional<uint64_t> load_peak_rss_bytes;
   // --isolate and Golly: median wall time of the whole process (start,
   // building or reading the pattern, running, exit).

@@ -290,7 +290,7 @@ void write_table(std::ostream& out, const BenchReport& report) {
       << "command: " << report.command_line << "\n"
       << "median of " << report.repeats << " timed run" << (report.repeats == 1 ? "" : "s")
       << (report.warmup ? " after " + std::to_string(report.warmup) + " warm-up" : std::string())
-      << "; our timings are World::advance only (loading excluded)"
+      << "; our timings are Simulation::advance only (loading excluded)"
       << (report.quick ? "; --quick (scaled-down workloads)" : "") << "\n\n";
   write_rows(out, table_columns(report), report.results.size());
   out << "\neff CUpS: area x generations / median wall seconds, area being the torus, or on\n"

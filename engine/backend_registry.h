@@ -1,5 +1,5 @@
 // Backends by name: each backend registers a factory, and the command line,
-// World and bench create them here without knowing which exist.
+// Simulation and bench create them here without knowing which exist.
 #pragma once
 
 #include <functional>

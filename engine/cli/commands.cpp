@@ -12,7 +12,7 @@
 #include "engine/cli/run_summary.h"
 #include "engine/core/error.h"
 #include "engine/json_writer.h"
-#include "engine/world.h"
+#include "engine/simulation.h"
 #include "patterns/pattern_io.h"
 
 namespace gol::cli {
@@ -24,7 +24,7 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-double world_area(const World& world, const std::optional<BBox>& before,
+double world_area(const Simulation& world, const std::optional<BBox>& before,
                   const std::optional<BBox>& after) {
   if (world.topology().is_torus()) {
     return static_cast<double>(world.topology().width) *
@@ -35,7 +35,7 @@ double world_area(const World& world, const std::optional<BBox>& before,
 
 // Advances in chunks sized to last about a quarter of a second, printing a
 // progress line on stderr once the run has taken over a second.
-void advance_with_progress(World& world, uint64_t generations, Clock::time_point start) {
+void advance_with_progress(Simulation& world, uint64_t generations, Clock::time_point start) {
   uint64_t chunk = 1;
   uint64_t done = 0;
   bool shown = false;
@@ -58,8 +58,8 @@ void advance_with_progress(World& world, uint64_t generations, Clock::time_point
   if (shown) std::fputc('\n', stderr);
 }
 
-WorldOptions world_options(const RunOptions& options) {
-  WorldOptions world;
+SimulationOptions simulation_options(const RunOptions& options) {
+  SimulationOptions world;
   world.backend = options.backend;
   world.backend_options.threads = options.threads;
   if (options.rule) {
@@ -77,7 +77,7 @@ int run_command(const std::vector<std::string>& args) {
   const RunOptions options = parse_run_options(args);
   // The loaded pattern is a temporary: once the backend holds the cells,
   // the input's copy is freed rather than kept for the whole run.
-  World world(patterns::load_pattern(options.pattern), world_options(options));
+  Simulation world(patterns::load_pattern(options.pattern), simulation_options(options));
 
   RunSummary summary;
   summary.pattern = options.pattern;

@@ -1,4 +1,4 @@
-// Published results for classic patterns, reproduced through World with
+// Published results for classic patterns, reproduced through Simulation with
 // the reference backends: the end-to-end check that a backend, the plane's
 // growth and the catalogue agree with what Golly and the literature report.
 #include <gtest/gtest.h>
@@ -6,16 +6,16 @@
 #include <cstdint>
 #include <string>
 
-#include "engine/world.h"
+#include "engine/simulation.h"
 #include "patterns/catalogue.h"
 
 namespace gol {
 namespace {
 
-World world_of(const std::string& name, const std::string& backend) {
-  WorldOptions options;
+Simulation world_of(const std::string& name, const std::string& backend) {
+  SimulationOptions options;
   options.backend = backend;
-  return World(patterns::builtin_pattern(name), options);
+  return Simulation(patterns::builtin_pattern(name), options);
 }
 
 // Live cells outside the rectangle [0, width) x [0, height).
@@ -28,7 +28,7 @@ uint64_t population_outside(const CellSet& cells, int64_t width, int64_t height)
 }
 
 TEST(KnownResults, AcornHas633CellsAtGeneration5206) {
-  World world = world_of("acorn", "bit");
+  Simulation world = world_of("acorn", "bit");
   world.advance(5206);
   EXPECT_EQ(world.generation(), 5206u);
   EXPECT_EQ(world.population(), 633u);
@@ -38,14 +38,14 @@ TEST(KnownResults, AcornHas633CellsAtGeneration5206) {
 }
 
 TEST(KnownResults, RPentominoHas116CellsAtGeneration1103) {
-  World world = world_of("r-pentomino", "bit");
+  Simulation world = world_of("r-pentomino", "bit");
   world.advance(1103);
   EXPECT_EQ(world.population(), 116u);
 }
 
 TEST(KnownResults, SerialAndBitAgreeOnTheRPentominosEarlyLife) {
-  World serial = world_of("r-pentomino", "serial");
-  World bit = world_of("r-pentomino", "bit");
+  Simulation serial = world_of("r-pentomino", "serial");
+  Simulation bit = world_of("r-pentomino", "bit");
   for (int i = 0; i < 4; ++i) {
     serial.advance(51);
     bit.advance(51);
@@ -55,7 +55,7 @@ TEST(KnownResults, SerialAndBitAgreeOnTheRPentominosEarlyLife) {
 
 TEST(KnownResults, DiehardDiesAtGeneration130) {
   for (const char* backend : {"serial", "nibble", "bit"}) {
-    World world = world_of("diehard", backend);
+    Simulation world = world_of("diehard", backend);
     world.advance(129);
     EXPECT_GT(world.population(), 0u) << backend;
     world.advance(1);
@@ -65,7 +65,7 @@ TEST(KnownResults, DiehardDiesAtGeneration130) {
 }
 
 TEST(KnownResults, GosperGunAddsOneGliderEvery30Generations) {
-  World world = world_of("gosper-gun", "bit");
+  Simulation world = world_of("gosper-gun", "bit");
   const BBox gun = *world.cells().bbox();
   world.advance(120);  // the first gliders are well clear of the gun
   uint64_t population = world.population();
@@ -84,7 +84,7 @@ TEST(KnownResults, GosperGunAddsOneGliderEvery30Generations) {
 
 TEST(KnownResults, GliderMovesOneCellDiagonallyEveryFourGenerations) {
   for (const char* backend : {"serial", "nibble", "bit"}) {
-    World world = world_of("glider", backend);
+    Simulation world = world_of("glider", backend);
     const CellSet start = world.cells();
     world.advance(4);
     EXPECT_EQ(world.cells(), start.translated(1, 1)) << backend;
@@ -95,7 +95,7 @@ TEST(KnownResults, GliderMovesOneCellDiagonallyEveryFourGenerations) {
 
 TEST(KnownResults, BlinkerHasPeriodTwo) {
   for (const char* backend : {"serial", "nibble", "bit"}) {
-    World world = world_of("blinker", backend);
+    Simulation world = world_of("blinker", backend);
     const CellSet start = world.cells();
     world.advance(1);
     EXPECT_NE(world.cells(), start) << backend;

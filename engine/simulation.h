@@ -1,4 +1,4 @@
-// A World is a pattern being run: its rule, topology, generation count and
+// A Simulation is a pattern being run: its rule, topology, generation count and
 // the backend that steps it.
 #pragma once
 
@@ -12,19 +12,19 @@
 
 namespace gol {
 
-struct WorldOptions {
+struct SimulationOptions {
   std::string backend = "auto";
   BackendOptions backend_options;
   std::optional<Rule> rule;          // overrides the pattern's rule
   std::optional<Topology> topology;  // overrides the pattern's topology
 };
 
-class World {
+class Simulation {
  public:
   // Throws InputError for a rule that cannot run on the topology (B0 on the
   // plane), UsageError for an unknown backend, RuntimeError when the backend
   // cannot run here.
-  World(const Pattern& pattern, const WorldOptions& options);
+  Simulation(const Pattern& pattern, const SimulationOptions& options);
 
   void advance(uint64_t generations);
 

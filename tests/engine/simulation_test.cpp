@@ -1,6 +1,6 @@
-// World: rule and topology overrides, wrapping onto a torus, generation
+// Simulation: rule and topology overrides, wrapping onto a torus, generation
 // bookkeeping, and backend choice through the registry.
-#include "engine/world.h"
+#include "engine/simulation.h"
 
 #include <gtest/gtest.h>
 
@@ -9,8 +9,8 @@
 namespace gol {
 namespace {
 
-WorldOptions with_backend(const std::string& name) {
-  WorldOptions options;
+SimulationOptions with_backend(const std::string& name) {
+  SimulationOptions options;
   options.backend = name;
   return options;
 }
@@ -21,35 +21,35 @@ Pattern blinker_at(int64_t x, int64_t y) {
   return p;
 }
 
-TEST(World, PatternRuleAndTopologyApplyUnlessOverridden) {
+TEST(Simulation, PatternRuleAndTopologyApplyUnlessOverridden) {
   Pattern p = blinker_at(0, 0);
   p.rule = parse_rule("B36/S23").rule;
   p.topology = Topology::torus(64, 64);
-  const World from_file(p, with_backend("serial"));
+  const Simulation from_file(p, with_backend("serial"));
   EXPECT_EQ(from_file.rule().to_string(), "B36/S23");
   EXPECT_TRUE(from_file.topology().is_torus());
 
-  WorldOptions options = with_backend("serial");
+  SimulationOptions options = with_backend("serial");
   options.rule = Rule::conway();
   options.topology = Topology::plane();
-  const World overridden(p, options);
+  const Simulation overridden(p, options);
   EXPECT_TRUE(overridden.rule().is_conway());
   EXPECT_FALSE(overridden.topology().is_torus());
 }
 
-TEST(World, CellsOutsideTheTorusAreWrapped) {
-  WorldOptions options = with_backend("bit");
+TEST(Simulation, CellsOutsideTheTorusAreWrapped) {
+  SimulationOptions options = with_backend("bit");
   options.topology = Topology::torus(64, 128);
-  World world(blinker_at(-1, -1), options);
+  Simulation world(blinker_at(-1, -1), options);
   EXPECT_EQ(world.cells().cells(), (std::vector<Cell>{{0, 127}, {1, 127}, {63, 127}}));
   world.advance(2);
   EXPECT_EQ(world.population(), 3u);
 }
 
-TEST(World, CountsGenerationsFromThePatternsOwn) {
+TEST(Simulation, CountsGenerationsFromThePatternsOwn) {
   Pattern p = blinker_at(10, 10);
   p.generation = 100;
-  World world(p, with_backend("nibble"));
+  Simulation world(p, with_backend("nibble"));
   world.advance(3);
   EXPECT_EQ(world.generation(), 103u);
   EXPECT_EQ(world.snapshot().generation, 103u);
@@ -59,21 +59,21 @@ TEST(World, CountsGenerationsFromThePatternsOwn) {
   EXPECT_EQ(world.snapshot().cells, vertical);
 }
 
-TEST(World, RefusesBirthOnZeroOnThePlane) {
-  WorldOptions options = with_backend("serial");
+TEST(Simulation, RefusesBirthOnZeroOnThePlane) {
+  SimulationOptions options = with_backend("serial");
   options.rule = parse_rule("B03/S23").rule;
-  EXPECT_THROW(World(blinker_at(0, 0), options), InputError);
+  EXPECT_THROW(Simulation(blinker_at(0, 0), options), InputError);
   options.topology = Topology::torus(64, 64);
-  EXPECT_NO_THROW(World(blinker_at(0, 0), options));
+  EXPECT_NO_THROW(Simulation(blinker_at(0, 0), options));
 }
 
-TEST(World, UnknownBackendIsAUsageError) {
-  EXPECT_THROW(World(blinker_at(0, 0), with_backend("abacus")), UsageError);
+TEST(Simulation, UnknownBackendIsAUsageError) {
+  EXPECT_THROW(Simulation(blinker_at(0, 0), with_backend("abacus")), UsageError);
 }
 
-TEST(World, AutoAndCpuPickARealBackend) {
-  const World automatic(blinker_at(0, 0), with_backend("auto"));
-  const World cpu(blinker_at(0, 0), with_backend("cpu"));
+TEST(Simulation, AutoAndCpuPickARealBackend) {
+  const Simulation automatic(blinker_at(0, 0), with_backend("auto"));
+  const Simulation cpu(blinker_at(0, 0), with_backend("cpu"));
   EXPECT_NE(automatic.backend_name(), "auto");
   EXPECT_NE(cpu.backend_name(), "cpu");
   EXPECT_NE(BackendRegistry::builtin().find(cpu.backend_name()), nullptr);

@@ -1,9 +1,9 @@
-// World: applies rule/topology overrides, picks the backend, tracks generations.
-#include "engine/world.h"
+// Simulation: applies rule/topology overrides, picks the backend, tracks generations.
+#include "engine/simulation.h"
 
 namespace gol {
 
-World::World(const Pattern& pattern, const WorldOptions& options)
+Simulation::Simulation(const Pattern& pattern, const SimulationOptions& options)
     : rule_(options.rule.value_or(pattern.rule.value_or(Rule::conway()))),
       topology_(options.topology.value_or(pattern.topology.value_or(Topology::plane()))),
       generation_(pattern.generation) {
@@ -20,12 +20,12 @@ World::World(const Pattern& pattern, const WorldOptions& options)
   backend_->load(cells, rule_, topology_);
 }
 
-void World::advance(uint64_t generations) {
+void Simulation::advance(uint64_t generations) {
   backend_->step(generations);
   generation_ += generations;
 }
 
-Pattern World::snapshot() const {
+Pattern Simulation::snapshot() const {
   Pattern pattern;
   pattern.cells = backend_->cells();
   pattern.rule = rule_;
