@@ -7,7 +7,7 @@
 #include <optional>
 #include <utility>
 
-#include "engine/cli/arg_reader.h"
+#include "engine/arg_reader.h"
 #include "engine/core/error.h"
 
 namespace gol::bench {
@@ -35,7 +35,7 @@ std::vector<std::string> split_list(const std::string& flag, const std::string& 
 
 int parse_count(const std::string& flag, const std::string& value, int min, int max) {
   return static_cast<int>(
-      cli::parse_whole_number(flag, value, static_cast<uint64_t>(min), static_cast<uint64_t>(max)));
+      parse_whole_number(flag, value, static_cast<uint64_t>(min), static_cast<uint64_t>(max)));
 }
 
 // "all" or a list of torus sides, each a multiple of 64 up to 2^18.
@@ -55,7 +55,7 @@ std::vector<int64_t> parse_sides(const std::string& flag, const std::string& val
 
 BenchOptions parse_bench_options(const std::vector<std::string>& args) {
   BenchOptions options;
-  cli::ArgReader reader(args);
+  ArgReader reader(args);
   while (!reader.done()) {
     const std::string flag = reader.next_flag();
     if (flag == "--workloads") {

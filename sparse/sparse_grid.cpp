@@ -121,20 +121,20 @@ void SparseGrid::wake(int32_t slot) { set_flag(wake_[slot]); }
 void SparseGrid::commit(size_t index, const Tile& next) {
   uint64_t* __restrict target = commit_target(index)->rows.data();
   const uint64_t* __restrict source = next.rows.data();
-  TileDelta delta;
-  delta.top_change = source[0] ^ target[0];
-  delta.bottom_change = source[kTileSize - 1] ^ target[kTileSize - 1];
+  TileChange change;
+  change.top_change = source[0] ^ target[0];
+  change.bottom_change = source[kTileSize - 1] ^ target[kTileSize - 1];
   const auto [changed_columns, live_columns] = copy_and_compare(source, target);
-  delta.changed_columns = changed_columns;
-  delta.live_columns = live_columns;
-  commit_written(index, delta);
+  change.changed_columns = changed_columns;
+  change.live_columns = live_columns;
+  commit_written(index, change);
 }
 
-void SparseGrid::commit_written(size_t index, const TileDelta& delta) {
+void SparseGrid::commit_written(size_t index, const TileChange& change) {
   const int32_t slot = active_[index];
   const int next_parity = current_parity() ^ 1;
   const Tile& next = map_.tile(next_parity, slot);
-  const uint64_t live_columns = delta.live_columns;
+  const uint64_t live_columns = change.live_columns;
   const uint8_t border = border_bits(next.rows[0], next.rows[kTileSize - 1], live_columns);
   map_.summary(next_parity, slot) = {border, static_cast<uint8_t>(live_columns != 0)};
 
@@ -148,14 +148,15 @@ void SparseGrid::commit_written(size_t index, const TileDelta& delta) {
   outcome.maybe_free =
       live_columns == 0 && map_.summary(next_parity ^ 1, slot).nonempty == 0 && !map_.is_torus();
 
-  if (delta.changed_columns != 0) {
+  if (change.changed_columns != 0) {
     wake(slot);
     // Eight unconditional stores, not a data-dependent loop (its branch
     // mispredictions cost more): a neighbour not to wake gets this tile's
     // own flag instead, which is set anyway. A shared sink would bounce its
     // cache line between the workers.
     const unsigned changed_border =
-        border_bits(delta.top_change, delta.bottom_change, delta.changed_columns) & ~absent & 0xFFu;
+        border_bits(change.top_change, change.bottom_change, change.changed_columns) & ~absent &
+        0xFFu;
     if (changed_border == 0) return;
     std::array<int32_t, kDirections> targets;
     for (int direction = 0; direction < kDirections; ++direction) {

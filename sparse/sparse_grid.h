@@ -9,7 +9,7 @@
 //
 // or, with a kernel that writes over the older generation itself, the
 // kernel writes into commit_target(i) and the caller passes what it noted
-// to commit_written(i, delta).
+// to commit_written(i, change).
 //
 // Sleep. Every slot holds the tile at the current generation t and at t-1,
 // by parity (generation g lives in buffer g & 1). A stepped tile writes
@@ -35,17 +35,10 @@
 
 #include "engine/core/cell_set.h"
 #include "engine/core/rule.h"
+#include "engine/core/tile_change.h"
 #include "sparse/tile_map.h"
 
 namespace gol::sparse {
-
-// How a tile's next generation differs from the generation it replaces.
-struct TileDelta {
-  uint64_t changed_columns = 0;  // OR over the rows of (new ^ old)
-  uint64_t live_columns = 0;     // OR over the rows of new
-  uint64_t top_change = 0;       // row 0: new ^ old
-  uint64_t bottom_change = 0;    // row 63: new ^ old
-};
 
 class SparseGrid {
  public:
@@ -68,8 +61,8 @@ class SparseGrid {
   // generation replaces; it never aliases a tile neighbourhood() hands out.
   Tile* commit_target(size_t index) { return &map_.tile(current_parity() ^ 1, active_[index]); }
   // commit() for a tile whose next generation is already in
-  // commit_target(index); `delta` compares it with what it overwrote.
-  void commit_written(size_t index, const TileDelta& delta);
+  // commit_target(index); `change` compares it with what it overwrote.
+  void commit_written(size_t index, const TileChange& change);
   // Moves to the next generation after every active tile is committed:
   // creates and frees tiles and plans the next active list.
   void finish_generation();

@@ -11,6 +11,7 @@
 
 #include "engine/core/rule.h"
 #include "engine/core/tile.h"
+#include "engine/core/tile_change.h"
 
 namespace gol::cpu {
 
@@ -29,18 +30,10 @@ enum class SimdLibrary { kHighway, kXsimd };
 void step_tiles(const TileNeighbourhood* in, Tile* out, size_t count, const Rule& rule,
                 SimdLibrary library);
 
-// What one step changed in a tile, noted while the new rows were in
-// registers: what sleep and wake decisions need, without a second pass.
-struct TileChange {
-  uint64_t changed_columns = 0;  // OR over the rows of (new ^ overwritten)
-  uint64_t live_columns = 0;     // OR over the rows of new
-  uint64_t top_change = 0;       // row 0: new ^ overwritten
-  uint64_t bottom_change = 0;    // row 63: new ^ overwritten
-};
-
 // step_tiles writing in[i]'s next generation over *targets[i] (which holds an
 // older generation, e.g. t-1 of a two-buffer pool) and noting in changes[i]
-// how it differs from what it overwrote. No target may alias an input tile
+// how it differs from what it overwrote (noted while the new rows are in
+// registers, so the caller never reads the tile again). No target may alias an input tile
 // or another target.
 void step_tiles_over(const TileNeighbourhood* in, Tile* const* targets, TileChange* changes,
                      size_t count, const Rule& rule, SimdLibrary library);

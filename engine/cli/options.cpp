@@ -3,7 +3,7 @@
 
 #include <limits>
 
-#include "engine/cli/arg_reader.h"
+#include "engine/arg_reader.h"
 #include "engine/core/error.h"
 
 namespace gol::cli {

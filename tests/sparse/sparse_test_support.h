@@ -68,15 +68,15 @@ inline size_t step_generation(SparseGrid& grid, const Rule& rule, TileStepper st
       continue;
     }
     Tile& target = *grid.commit_target(i);
-    TileDelta delta;
-    delta.top_change = next.rows[0] ^ target.rows[0];
-    delta.bottom_change = next.rows[kTileSize - 1] ^ target.rows[kTileSize - 1];
+    TileChange change;
+    change.top_change = next.rows[0] ^ target.rows[0];
+    change.bottom_change = next.rows[kTileSize - 1] ^ target.rows[kTileSize - 1];
     for (int row = 0; row < kTileSize; ++row) {
-      delta.changed_columns |= next.rows[row] ^ target.rows[row];
-      delta.live_columns |= next.rows[row];
+      change.changed_columns |= next.rows[row] ^ target.rows[row];
+      change.live_columns |= next.rows[row];
     }
     target = next;
-    grid.commit_written(i, delta);
+    grid.commit_written(i, change);
   }
   grid.finish_generation();
   return count;

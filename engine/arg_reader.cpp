@@ -1,12 +1,12 @@
 // ArgReader and number parsing for the command line.
-#include "engine/cli/arg_reader.h"
+#include "engine/arg_reader.h"
 
 #include <charconv>
 #include <utility>
 
 #include "engine/core/error.h"
 
-namespace gol::cli {
+namespace gol {
 
 std::string ArgReader::next_flag() {
   std::string arg = args_[index_++];
@@ -43,4 +43,4 @@ uint64_t parse_whole_number(const std::string& flag, const std::string& text, ui
   return value;
 }
 
-}  // namespace gol::cli
+}  // namespace gol

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace gol::cli {
+namespace gol {
 
 class ArgReader {
  public:
@@ -35,4 +35,4 @@ bool is_flag(const std::string& arg);
 uint64_t parse_whole_number(const std::string& flag, const std::string& text, uint64_t min,
                             uint64_t max);
 
-}  // namespace gol::cli
+}  // namespace gol

@@ -1,0 +1,38 @@
+// Steps the active tiles of a sparse::SparseGrid with the SIMD kernel on the
+// oneTBB workers: the CPU half of every sparse scheduler ("simd" steps all
+// its tiles with it; "hybrid" steps its CPU-owned tiles and ghost ring).
+#pragma once
+
+#include <cstdint>
+
+#include "cpu/simd/parallel_step.h"
+#include "engine/core/rule.h"
+#include "sparse/sparse_grid.h"
+
+namespace gol {
+
+class GridStepper {
+ public:
+  // threads == 0: one worker per hardware thread.
+  GridStepper(int threads, cpu::SimdLibrary library);
+
+  // Advances `grid` by `generations`, one generation at a time, jumping
+  // ahead once nothing is active (the rest of the world repeats with period
+  // 1 or 2). Returns the tiles stepped in the last generation it stepped.
+  uint64_t step(sparse::SparseGrid& grid, const Rule& rule, uint64_t generations);
+  // One generation of every tile in grid.active(); returns how many.
+  size_t step_generation(sparse::SparseGrid& grid, const Rule& rule);
+
+  // Tile generations stepped since construction.
+  uint64_t tiles_stepped() const { return tiles_stepped_; }
+  int threads() const { return workers_.threads(); }
+  cpu::SimdLibrary library() const { return workers_.library(); }
+
+ private:
+  void step_range(sparse::SparseGrid& grid, const Rule& rule, size_t begin, size_t end) const;
+
+  cpu::ParallelTileStepper workers_;
+  uint64_t tiles_stepped_ = 0;
+};
+
+}  // namespace gol
