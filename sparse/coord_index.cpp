@@ -66,9 +66,17 @@ void CoordIndex::erase(TileCoord coord) {
   --size_;
 }
 
-void CoordIndex::grow() {
+void CoordIndex::reserve(size_t count) {
+  size_t capacity = entries_.size();
+  while (2 * count > capacity) capacity *= 2;
+  if (capacity != entries_.size()) rehash(capacity);
+}
+
+void CoordIndex::grow() { rehash(entries_.size() * 2); }
+
+void CoordIndex::rehash(size_t capacity) {
   std::vector<Entry> old = std::move(entries_);
-  entries_.assign(old.size() * 2, Entry{});
+  entries_.assign(capacity, Entry{});
   mask_ = entries_.size() - 1;
   size_ = 0;
   for (const Entry& entry : old) {

@@ -17,6 +17,8 @@ class CoordIndex {
   CoordIndex() { clear(); }
 
   void clear();
+  // Room for `count` coordinates without growing.
+  void reserve(size_t count);
   // The slot stored for `coord`, or kAbsent.
   int32_t find(TileCoord coord) const;
   // Stores `slot` for a coordinate that is not present yet.
@@ -33,6 +35,7 @@ class CoordIndex {
 
   size_t home(TileCoord coord) const;
   void grow();
+  void rehash(size_t capacity);
 
   std::vector<Entry> entries_;
   size_t mask_ = 0;

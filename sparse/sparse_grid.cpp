@@ -53,15 +53,13 @@ void SparseGrid::load(const CellSet& cells, const Topology& topology, bool keep_
   }
   // With no history, pretend generation -1 equalled generation 0: a tile
   // then sleeps only after a generation in which it did not change.
-  active_.clear();
-  for (size_t slot = 0; slot < map_.slot_count(); ++slot) {
-    const auto s = static_cast<int32_t>(slot);
-    if (!map_.in_use(s)) continue;
-    map_.tile(1, s) = map_.tile(0, s);
-    map_.summary(0, s) = {border_occupancy(map_.tile(0, s)),
-                          static_cast<uint8_t>(!map_.tile(0, s).empty())};
-    map_.summary(1, s) = map_.summary(0, s);
-    active_.push_back(s);
+  active_.assign(map_.held().begin(), map_.held().end());
+  std::sort(active_.begin(), active_.end());
+  for (int32_t slot : active_) {
+    map_.tile(1, slot) = map_.tile(0, slot);
+    map_.summary(0, slot) = {border_occupancy(map_.tile(0, slot)),
+                             static_cast<uint8_t>(!map_.tile(0, slot).empty())};
+    map_.summary(1, slot) = map_.summary(0, slot);
   }
   wake_.assign(map_.slot_count(), 0);
   outcomes_.assign(active_.size(), Outcome{});
@@ -79,12 +77,10 @@ void SparseGrid::load_torus(const CellSet& cells, const Topology& topology) {
 
 void SparseGrid::load_plane(const CellSet& cells) {
   map_.reset_plane();
-  // The pattern's tiles, a ring of new neighbours around them and room to
-  // grow by an eighth: growing the pool later copies it and briefly holds
-  // it twice, which is what sets the peak memory of a large soup.
+  // The pattern's tiles and a ring of new neighbours around them.
   const size_t count = cells.tiles().size();
   const auto ring = static_cast<size_t>(4 * std::sqrt(static_cast<double>(count)));
-  map_.reserve(count + count / 8 + ring + 8);
+  map_.reserve(count + ring + 8);
   std::vector<int32_t> loaded;
   loaded.reserve(count);
   for (const auto& [coord, tile] : cells.tiles()) {
@@ -213,6 +209,9 @@ void SparseGrid::finish_generation() {
   wake_.resize(map_.slot_count(), 0);
   wake_[TileMap::kEmptySlot] = 0;
   plan_from_wake_flags(stepped);
+  // Planning read the links of the tiles freed above; now their slabs may go.
+  map_.release_empty_slabs();
+  wake_.resize(map_.slot_count());
   outcomes_.resize(active_.size());
 }
 
@@ -265,10 +264,8 @@ void SparseGrid::advance_asleep(uint64_t generations) {
 uint64_t SparseGrid::population() const {
   const int parity = current_parity();
   uint64_t count = 0;
-  for (size_t slot = 0; slot < map_.slot_count(); ++slot) {
-    const auto s = static_cast<int32_t>(slot);
-    if (map_.in_use(s) && map_.summary(parity, s).nonempty)
-      count += map_.tile(parity, s).population();
+  for (int32_t slot : map_.held()) {
+    if (map_.summary(parity, slot).nonempty) count += map_.tile(parity, slot).population();
   }
   return count;
 }
@@ -276,11 +273,9 @@ uint64_t SparseGrid::population() const {
 CellSet SparseGrid::cells() const {
   const int parity = current_parity();
   CellSet result;
-  for (size_t slot = 0; slot < map_.slot_count(); ++slot) {
-    const auto s = static_cast<int32_t>(slot);
-    if (map_.in_use(s) && map_.summary(parity, s).nonempty) {
-      result.put_tile(map_.coord(s), map_.tile(parity, s));
-    }
+  for (int32_t slot : map_.held()) {
+    if (map_.summary(parity, slot).nonempty)
+      result.put_tile(map_.coord(slot), map_.tile(parity, slot));
   }
   return result;
 }

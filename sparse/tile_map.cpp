@@ -1,14 +1,39 @@
 // The slot pool of tiles with cached neighbour links (see tile_map.h).
 #include "sparse/tile_map.h"
 
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <bit>
+#include <new>
+
 #include "engine/core/error.h"
 
 namespace gol::sparse {
+
+static_assert(TileMap::kSlabSlots <= 256, "free_stack holds local indices as bytes");
+
 namespace {
 
 bool within_plane_range(TileCoord coord) {
   return coord.tx >= -kMaxTileCoordinate && coord.tx < kMaxTileCoordinate &&
          coord.ty >= -kMaxTileCoordinate && coord.ty < kMaxTileCoordinate;
+}
+
+// Slabs come straight from mmap, not the heap: glibc serves blocks of this
+// size from its heap once any mmapped block was freed (its mmap threshold
+// rises), and a hole in the heap is rarely returned to the system.
+template <class Slab>
+Slab* map_slab() {
+  void* memory =
+      mmap(nullptr, sizeof(Slab), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (memory == MAP_FAILED) throw std::bad_alloc();
+  return static_cast<Slab*>(memory);
+}
+
+template <class Slab>
+void unmap_slab(Slab* slab) {
+  munmap(slab, sizeof(Slab));
 }
 
 }  // namespace
@@ -19,20 +44,26 @@ uint8_t border_occupancy(const Tile& tile) {
   return border_bits(tile.rows[0], tile.rows[kTileSize - 1], columns);
 }
 
+TileMap::~TileMap() { release_all(); }
+
+void TileMap::release_all() {
+  for (Slab* slab : slabs_) {
+    if (slab != nullptr) unmap_slab(slab);
+  }
+  slabs_.clear();
+  open_slabs_.clear();
+  slabs_mapped_ = 0;
+  empty_slabs_ = 0;
+  held_.clear();
+  index_.clear();
+}
+
 void TileMap::reset_plane() {
   torus_ = false;
   tiles_x_ = tiles_y_ = 0;
-  for (int parity = 0; parity < 2; ++parity) {
-    tiles_[parity].clear();
-    summaries_[parity].clear();
-  }
-  neighbours_.clear();
-  coords_.clear();
-  in_use_.clear();
-  free_slots_.clear();
-  index_.clear();
-  allocate_slot({});
-  in_use_[kEmptySlot] = 0;
+  release_all();
+  const int32_t empty = allocate_slot({});
+  GOL_CHECK(empty == kEmptySlot);
 }
 
 void TileMap::reset_torus(int64_t tiles_x, int64_t tiles_y) {
@@ -47,16 +78,18 @@ void TileMap::reset_torus(int64_t tiles_x, int64_t tiles_y) {
 }
 
 void TileMap::reserve(size_t slots) {
-  for (int parity = 0; parity < 2; ++parity) {
-    tiles_[parity].reserve(slots);
-    summaries_[parity].reserve(slots);
-  }
-  neighbours_.reserve(slots);
-  coords_.reserve(slots);
-  in_use_.reserve(slots);
+  slabs_.reserve((slots + kSlabSlots - 1) / kSlabSlots);
+  held_.reserve(slots);
+  index_.reserve(slots);
 }
 
 int32_t TileMap::find(TileCoord coord) const { return index_.find(coord); }
+
+bool TileMap::in_use(int32_t slot) const {
+  const size_t slab_index = static_cast<size_t>(slot) >> kSlabBits;
+  return slab_index < slabs_.size() && slabs_[slab_index] != nullptr &&
+         slabs_[slab_index]->in_use[local(slot)] != 0;
+}
 
 TileCoord TileMap::neighbour_coord(TileCoord coord, int direction) const {
   TileCoord next{coord.tx + kDirectionDx[direction], coord.ty + kDirectionDy[direction]};
@@ -64,55 +97,111 @@ TileCoord TileMap::neighbour_coord(TileCoord coord, int direction) const {
   return next;
 }
 
+void TileMap::set_open(size_t slab_index, bool open) {
+  const size_t word = slab_index / 64;
+  if (word >= open_slabs_.size()) open_slabs_.resize(word + 1, 0);
+  const uint64_t bit = uint64_t{1} << (slab_index % 64);
+  open_slabs_[word] = open ? (open_slabs_[word] | bit) : (open_slabs_[word] & ~bit);
+}
+
+size_t TileMap::lowest_open_slab() {
+  for (size_t word = 0; word < open_slabs_.size(); ++word) {
+    if (open_slabs_[word] != 0) {
+      const size_t found = word * 64 + static_cast<size_t>(std::countr_zero(open_slabs_[word]));
+      return std::min(found, slabs_.size());
+    }
+  }
+  return slabs_.size();
+}
+
 int32_t TileMap::allocate_slot(TileCoord coord) {
-  int32_t slot;
-  if (!free_slots_.empty()) {
-    slot = free_slots_.back();
-    free_slots_.pop_back();
+  const size_t slab_index = lowest_open_slab();
+  if (slab_index == slabs_.size()) {
+    slabs_.push_back(nullptr);
+    set_open(slab_index, true);
+  }
+  if (slabs_[slab_index] == nullptr) {
+    slabs_[slab_index] = map_slab<Slab>();
+    ++slabs_mapped_;
+    ++empty_slabs_;
+  }
+  Slab& slab = *slabs_[slab_index];
+  int32_t at;
+  if (slab.free_count > 0) {
+    at = slab.free_stack[--slab.free_count];
     for (int parity = 0; parity < 2; ++parity) {
-      tiles_[parity][slot] = Tile{};
-      summaries_[parity][slot] = Summary{};
+      slab.tiles[parity][at] = Tile{};
+      slab.summaries[parity][at] = Summary{};
     }
   } else {
-    // Grow by a quarter, not the default doubling: the pool is most of the
-    // engine's memory.
-    if (coords_.size() == coords_.capacity()) reserve(coords_.size() + coords_.size() / 4 + 64);
-    slot = static_cast<int32_t>(coords_.size());
-    for (int parity = 0; parity < 2; ++parity) {
-      tiles_[parity].emplace_back();
-      summaries_[parity].emplace_back();
-    }
-    neighbours_.emplace_back();
-    coords_.emplace_back();
-    in_use_.push_back(0);
+    at = slab.fresh++;
   }
-  coords_[slot] = coord;
-  in_use_[slot] = 1;
-  return slot;
+  if (slab.used++ == 0) --empty_slabs_;
+  if (slab.free_count == 0 && slab.fresh == kSlabSlots) set_open(slab_index, false);
+  slab.coords[at] = coord;
+  return static_cast<int32_t>(slab_index * kSlabSlots) + at;
 }
 
 int32_t TileMap::create(TileCoord coord) {
   GOL_DCHECK(find(coord) == kAbsent);
   if (!torus_ && !within_plane_range(coord)) return kAbsent;
   const int32_t slot = allocate_slot(coord);
+  Slab& home = slab(slot);
+  home.in_use[local(slot)] = 1;
+  home.held_position[local(slot)] = static_cast<int32_t>(held_.size());
+  held_.push_back(slot);
   index_.insert(coord, slot);
+  auto& links = home.neighbours[local(slot)];
   for (int direction = 0; direction < kDirections; ++direction) {
     const int32_t other = find(neighbour_coord(coord, direction));
-    neighbours_[slot][direction] = other == kAbsent ? kEmptySlot : other;
-    if (other != kAbsent) neighbours_[other][opposite(direction)] = slot;
+    links[direction] = other == kAbsent ? kEmptySlot : other;
+    if (other != kAbsent) slab(other).neighbours[local(other)][opposite(direction)] = slot;
   }
   return slot;
 }
 
 void TileMap::free(int32_t slot) {
   GOL_CHECK(!torus_ && in_use(slot));
+  Slab& home = slab(slot);
+  const int32_t at = local(slot);
   for (int direction = 0; direction < kDirections; ++direction) {
-    const int32_t other = neighbours_[slot][direction];
-    if (other != kEmptySlot) neighbours_[other][opposite(direction)] = kEmptySlot;
+    const int32_t other = home.neighbours[at][direction];
+    if (other != kEmptySlot) slab(other).neighbours[local(other)][opposite(direction)] = kEmptySlot;
   }
-  index_.erase(coords_[slot]);
-  in_use_[slot] = 0;
-  free_slots_.push_back(slot);
+  index_.erase(home.coords[at]);
+  // Swap-remove from the held list.
+  const int32_t position = home.held_position[at];
+  const int32_t last = held_.back();
+  held_[static_cast<size_t>(position)] = last;
+  slab(last).held_position[local(last)] = position;
+  held_.pop_back();
+
+  home.in_use[at] = 0;
+  home.free_stack[home.free_count++] = static_cast<uint8_t>(at);
+  set_open(static_cast<size_t>(slot) >> kSlabBits, true);
+  if (--home.used == 0) ++empty_slabs_;
+}
+
+void TileMap::release_empty_slabs() {
+  if (empty_slabs_ <= 1) return;
+  bool kept_one = false;
+  for (size_t slab_index = 0; slab_index < slabs_.size(); ++slab_index) {
+    Slab* slab = slabs_[slab_index];
+    if (slab == nullptr || slab->used != 0) continue;
+    // The lowest empty slab stays: it is the next one filled.
+    if (!kept_one) {
+      kept_one = true;
+      continue;
+    }
+    unmap_slab(slab);
+    slabs_[slab_index] = nullptr;
+    --slabs_mapped_;
+    --empty_slabs_;
+  }
+  while (!slabs_.empty() && slabs_.back() == nullptr) {
+    set_open(slabs_.size() - 1, false);
+    slabs_.pop_back();
+  }
 }
 
 }  // namespace gol::sparse

@@ -1,14 +1,24 @@
 // The tiles of a world in a slot pool: two generations of every tile (the
-// current one and the one before it), each held in one contiguous array,
-// with each slot's eight neighbour slots cached so stepping never hashes.
+// current one and the one before it), with each slot's eight neighbour
+// slots cached so stepping never hashes.
 // Slot 0 is a permanent empty tile that stands in for absent neighbours, so
 // reading a neighbourhood takes no branches.
 // On the plane, tiles are created and freed as activity moves; on a torus,
 // every tile exists and neighbours wrap.
+//
+// Storage. Slots live in fixed-size slabs (kSlabSlots slots each, both
+// generations and the per-slot metadata together) mapped straight from the
+// operating system: growing maps one more slab and copies nothing, so
+// addresses are stable and the peak never holds the pool twice. New tiles
+// take the lowest free slot, so activity packs into the low slabs and the
+// high ones drain; release_empty_slabs() returns emptied slabs to the
+// system, keeping one empty slab mapped so a tile count hovering at a slab
+// boundary does not map and unmap on every generation.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "engine/core/tile.h"
@@ -47,6 +57,11 @@ class TileMap {
   static constexpr int32_t kAbsent = CoordIndex::kAbsent;
   // The shared empty tile: never stepped, written, listed or freed.
   static constexpr int32_t kEmptySlot = 0;
+  // Slots per slab: 256 tiles of two generations are 256 KiB, small next to
+  // the worlds worth releasing memory for, large enough that mapping one is
+  // rare (a 16384-tile soup maps 65).
+  static constexpr int kSlabBits = 8;
+  static constexpr int32_t kSlabSlots = 1 << kSlabBits;
 
   // What neighbours and the scheduler know about one generation of a slot
   // without reading its 512 bytes.
@@ -55,50 +70,91 @@ class TileMap {
     uint8_t nonempty = 0;  // any live cell
   };
 
+  TileMap() = default;
+  ~TileMap();
+  TileMap(const TileMap&) = delete;
+  TileMap& operator=(const TileMap&) = delete;
+
   // An empty plane.
   void reset_plane();
   // A torus of tiles_x x tiles_y tiles, all present and empty.
   void reset_torus(int64_t tiles_x, int64_t tiles_y);
-  // Room for `slots` tiles without reallocating.
+  // Room for `slots` tiles in the slab table and the coordinate index, so
+  // loading a known number of tiles never rehashes.
   void reserve(size_t slots);
 
   bool is_torus() const { return torus_; }
   int32_t find(TileCoord coord) const;
-  // Creates an empty tile (both generations zero) and links it with its
-  // neighbours. Returns kAbsent, creating nothing, outside the plane's range.
+  // Creates an empty tile (both generations zero) in the lowest free slot
+  // and links it with its neighbours. Returns kAbsent, creating nothing,
+  // outside the plane's range.
   int32_t create(TileCoord coord);
-  // Unlinks and recycles a plane tile.
+  // Unlinks and recycles a plane tile. Its slot keeps its coordinate and
+  // neighbour links readable until release_empty_slabs().
   void free(int32_t slot);
+  // Returns to the system every slab emptied by free(), but one.
+  void release_empty_slabs();
 
-  Tile& tile(int parity, int32_t slot) { return tiles_[parity][slot]; }
-  const Tile& tile(int parity, int32_t slot) const { return tiles_[parity][slot]; }
-  Summary& summary(int parity, int32_t slot) { return summaries_[parity][slot]; }
-  const Summary& summary(int parity, int32_t slot) const { return summaries_[parity][slot]; }
+  Tile& tile(int parity, int32_t slot) { return slab(slot).tiles[parity][local(slot)]; }
+  const Tile& tile(int parity, int32_t slot) const { return slab(slot).tiles[parity][local(slot)]; }
+  Summary& summary(int parity, int32_t slot) { return slab(slot).summaries[parity][local(slot)]; }
+  const Summary& summary(int parity, int32_t slot) const {
+    return slab(slot).summaries[parity][local(slot)];
+  }
   // Neighbour slots indexed by Direction; kEmptySlot where no tile exists.
   const std::array<int32_t, kDirections>& neighbours(int32_t slot) const {
-    return neighbours_[slot];
+    return slab(slot).neighbours[local(slot)];
   }
-  TileCoord coord(int32_t slot) const { return coords_[slot]; }
-  bool in_use(int32_t slot) const { return in_use_[slot] != 0; }
+  TileCoord coord(int32_t slot) const { return slab(slot).coords[local(slot)]; }
+  bool in_use(int32_t slot) const;
 
-  // Slots ever allocated (in use, free or the empty slot): the valid range.
-  size_t slot_count() const { return coords_.size(); }
+  // One past the highest slot any tile may hold: the range of slot-indexed
+  // tables. It shrinks again when the top slabs are released.
+  size_t slot_count() const { return slabs_.size() * kSlabSlots; }
   // Tiles held now.
   size_t size() const { return index_.size(); }
+  // The slots of the tiles held now, in no particular order: what passes
+  // over the whole world walk, so they cost the tiles held, not the slots.
+  std::span<const int32_t> held() const { return held_; }
+  // Slabs mapped now (each kSlabSlots slots), for memory accounting.
+  size_t slabs_mapped() const { return slabs_mapped_; }
 
  private:
+  // One slab: the slots' both generations and all their metadata, so a slab
+  // is mapped and released as one block. All-zero bytes are a valid empty
+  // slab (every field is a plain integer), which is what a fresh anonymous
+  // mapping holds: a slab costs memory only as its slots are first used.
+  struct Slab {
+    Tile tiles[2][kSlabSlots];
+    Summary summaries[2][kSlabSlots];
+    std::array<int32_t, kDirections> neighbours[kSlabSlots];
+    TileCoord coords[kSlabSlots];
+    int32_t held_position[kSlabSlots];  // index in held_ while in use
+    uint8_t in_use[kSlabSlots];
+    uint8_t free_stack[kSlabSlots];  // local indices of freed slots, reused first
+    int32_t free_count;
+    int32_t fresh;  // slots from here on were never used and are still zero
+    int32_t used;   // slots holding a tile (the shared empty tile included)
+  };
+
+  static int32_t local(int32_t slot) { return slot & (kSlabSlots - 1); }
+  Slab& slab(int32_t slot) const { return *slabs_[static_cast<size_t>(slot) >> kSlabBits]; }
   TileCoord neighbour_coord(TileCoord coord, int direction) const;
   int32_t allocate_slot(TileCoord coord);
+  size_t lowest_open_slab();
+  void set_open(size_t slab_index, bool open);
+  void release_all();
 
   bool torus_ = false;
   int64_t tiles_x_ = 0;
   int64_t tiles_y_ = 0;
-  std::array<std::vector<Tile>, 2> tiles_;
-  std::array<std::vector<Summary>, 2> summaries_;
-  std::vector<std::array<int32_t, kDirections>> neighbours_;
-  std::vector<TileCoord> coords_;
-  std::vector<uint8_t> in_use_;
-  std::vector<int32_t> free_slots_;
+  // By slab index; null where a slab was released (or never mapped).
+  std::vector<Slab*> slabs_;
+  // Bit i set: slab i has a free slot or is not mapped.
+  std::vector<uint64_t> open_slabs_;
+  size_t slabs_mapped_ = 0;
+  size_t empty_slabs_ = 0;  // mapped slabs holding no tile
+  std::vector<int32_t> held_;
   CoordIndex index_;
 };
 

@@ -156,6 +156,35 @@ TEST(SparseGrid, GlidersEscapingIntoEmptySpaceCreateAndFreeTiles) {
   EXPECT_EQ(grid.map().find({0, 0}), TileMap::kAbsent);  // the start is empty and freed
 }
 
+// Gliders flying out in all four directions through debris that dies at
+// once: the debris tiles fill several slabs and are freed in the first
+// generations, the gliders keep creating and freeing tiles across the slab
+// boundaries, and the emptied slabs are released.
+TEST(SparseGrid, TilesCreatedAndFreedAcrossSlabBoundariesMatchTheReference) {
+  // Gliders heading south-east, south-west, north-east and north-west.
+  const std::initializer_list<const char*> kGliders[4] = {
+      {".O.", "..O", "OOO"}, {".O.", "O..", "OOO"}, {"OOO", "..O", ".O."}, {"OOO", "O..", ".O."}};
+  CellSet cells;
+  constexpr int64_t kSide = 32;  // 1024 tiles of debris, over four slabs; 60 gliders
+  for (int64_t ty = 0; ty < kSide; ++ty) {
+    for (int64_t tx = 0; tx < kSide; ++tx) {
+      cells.set(64 * tx + 30, 64 * ty + 30);  // a lone cell dies at once
+      if ((5 * tx + 3 * ty) % 17 != 0) continue;
+      const CellSet flying = test::picture(kGliders[(3 * tx + ty) % 4], 64 * tx + 10, 64 * ty + 10);
+      cells = test::merged(cells, flying);
+    }
+  }
+  SparseGrid grid;
+  grid.load(cells, Topology::plane(), false);
+  const size_t slabs_at_start = grid.map().slabs_mapped();
+  EXPECT_GE(slabs_at_start, 4u);
+  expect_matches_reference(cells, Rule::conway(), Topology::plane(),
+                           {1, 2, 3, 4, 5, 17, 64, 130, 300});
+  test::run(grid, Rule::conway(), 300);
+  EXPECT_LT(grid.map().slabs_mapped(), slabs_at_start);
+  EXPECT_TRUE(grid.cells() == test::reference_run(cells, Rule::conway(), Topology::plane(), 300));
+}
+
 TEST(SparseGrid, APatternCrossesTheTorusEdges) {
   const Topology torus = Topology::torus(128, 192);
   const CellSet start = test::glider(120, 185);

@@ -1,8 +1,11 @@
-// TileMap: neighbour links on create and free, slot reuse, torus wrapping
-// and border occupancy bits.
+// TileMap: neighbour links on create and free, slot reuse, slabs mapped
+// and released, torus wrapping and border occupancy bits.
 #include "sparse/tile_map.h"
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <vector>
 
 namespace gol::sparse {
 namespace {
@@ -54,6 +57,76 @@ TEST(TileMap, LinksNeighboursBothWaysOnCreateAndUnlinksOnFree) {
   EXPECT_EQ(map.neighbours(reused)[kS], centre);
   EXPECT_EQ(map.neighbours(centre)[kN], reused);
   EXPECT_EQ(map.coord(reused), (TileCoord{0, -1}));
+}
+
+// The held list names exactly the slots in use, each once.
+void expect_held_matches_in_use(const TileMap& map) {
+  std::vector<int32_t> held(map.held().begin(), map.held().end());
+  std::sort(held.begin(), held.end());
+  std::vector<int32_t> in_use;
+  for (size_t slot = 0; slot < map.slot_count(); ++slot) {
+    if (map.in_use(static_cast<int32_t>(slot))) in_use.push_back(static_cast<int32_t>(slot));
+  }
+  EXPECT_EQ(held, in_use);
+  EXPECT_EQ(held.size(), map.size());
+}
+
+TEST(TileMap, GrowsBySlabsWithStableAddressesAndReleasesEmptiedSlabs) {
+  constexpr int64_t kTiles = 3 * TileMap::kSlabSlots + 10;
+  TileMap map;
+  map.reset_plane();
+  std::vector<int32_t> slots;
+  for (int64_t tx = 0; tx < kTiles; ++tx) slots.push_back(map.create({tx, 0}));
+  const Tile* first = &map.tile(1, slots.front());
+  for (int64_t tx = 0; tx < kTiles; ++tx) map.create({tx, 1});
+  EXPECT_EQ(&map.tile(1, slots.front()), first);  // growing moved nothing
+  EXPECT_EQ(map.slabs_mapped(), (2 * kTiles + 1 + TileMap::kSlabSlots - 1) / TileMap::kSlabSlots);
+  // Links across the slab boundaries in both directions.
+  for (int64_t tx = 1; tx < kTiles; ++tx) {
+    const int32_t slot = map.find({tx, 0});
+    EXPECT_EQ(map.neighbours(slot)[kW], map.find({tx - 1, 0}));
+    EXPECT_EQ(map.neighbours(slot)[kS], map.find({tx, 1}));
+    EXPECT_EQ(map.neighbours(slot)[kSW], map.find({tx - 1, 1}));
+  }
+  expect_held_matches_in_use(map);
+
+  // Free every tile outside the first slab: all but one of the emptied
+  // slabs go back, and the table shrinks to the slabs still mapped.
+  for (int64_t ty = 0; ty < 2; ++ty) {
+    for (int64_t tx = 0; tx < kTiles; ++tx) {
+      const int32_t slot = map.find({tx, ty});
+      if (slot >= TileMap::kSlabSlots) map.free(slot);
+    }
+  }
+  map.release_empty_slabs();
+  EXPECT_EQ(map.slabs_mapped(), 2u);
+  EXPECT_EQ(map.slot_count(), 2u * TileMap::kSlabSlots);
+  EXPECT_EQ(map.size(), static_cast<size_t>(TileMap::kSlabSlots - 1));
+  expect_held_matches_in_use(map);
+  EXPECT_EQ(map.neighbours(map.find({TileMap::kSlabSlots - 2, 0}))[kE], TileMap::kEmptySlot);
+
+  // New tiles take the lowest free slot: a slot freed in the first slab
+  // before the spare slab, and then the spare.
+  const int32_t low = map.find({3, 0});
+  map.tile(0, low).set(1, 1, true);
+  map.summary(1, low).nonempty = 1;
+  map.free(low);
+  const int32_t reused = map.create({-5, -5});
+  EXPECT_EQ(reused, low);
+  EXPECT_TRUE(map.tile(0, reused).empty());
+  EXPECT_EQ(map.summary(1, reused).nonempty, 0);
+  EXPECT_EQ(map.create({-6, -5}) / TileMap::kSlabSlots, 1);
+  expect_held_matches_in_use(map);
+
+  // Emptying everything keeps one slab beside the first (which holds the
+  // shared empty tile).
+  std::vector<int32_t> all(map.held().begin(), map.held().end());
+  for (int32_t slot : all) map.free(slot);
+  map.release_empty_slabs();
+  EXPECT_EQ(map.size(), 0u);
+  EXPECT_LE(map.slabs_mapped(), 2u);
+  EXPECT_TRUE(map.tile(0, TileMap::kEmptySlot).empty());
+  EXPECT_FALSE(map.in_use(TileMap::kEmptySlot));
 }
 
 TEST(TileMap, RefusesTilesBeyondThePlaneRange) {
