@@ -5,10 +5,8 @@
 
 #include "cpu/reference/reference_backends.h"
 #include "engine/core/error.h"
-#ifdef GOL_HAVE_CUDA
-#include "gpu/gpu_backend.h"
-#endif
 #include "engine/sparse_backend.h"
+#include "gpu/gpu_backend.h"
 
 namespace gol {
 namespace {
@@ -19,6 +17,11 @@ using GpuFactory = std::unique_ptr<Backend> (*)();
 
 #ifdef GOL_HAVE_CUDA
 #define GOL_GPU_FACTORY(name) (&gpu::name)
+#else
+// Without CUDA the GPU backends are still known by name, so asking for one
+// says why it cannot run (exit 4) rather than calling the name unknown.
+#define GOL_GPU_FACTORY(name) nullptr
+#endif
 
 BackendInfo gpu_backend(std::string name, std::string description, int priority,
                         double min_auto_density, GpuFactory make) {
@@ -29,31 +32,11 @@ BackendInfo gpu_backend(std::string name, std::string description, int priority,
           min_auto_density,
           gpu::device_available,
           gpu::device_unavailable_reason,
-          [make](const BackendOptions&) { return make(); }};
-}
-#else
-// Without CUDA the GPU backends are still known by name, so asking for one
-// says why it cannot run (exit 4) rather than calling the name unknown.
-#define GOL_GPU_FACTORY(name) nullptr
-
-std::string built_without_cuda() {
-  return "this gol was built without CUDA (GOL_CUDA=OFF, or no nvcc when it was configured)";
-}
-
-BackendInfo gpu_backend(std::string name, std::string description, int priority,
-                        double min_auto_density, GpuFactory) {
-  return {std::move(name),
-          std::move(description),
-          priority,
-          false,
-          min_auto_density,
-          [] { return false; },
-          built_without_cuda,
-          [](const BackendOptions&) -> std::unique_ptr<Backend> {
-            throw RuntimeError(built_without_cuda());
+          [make](const BackendOptions&) {
+            if (make == nullptr) throw RuntimeError(gpu::device_unavailable_reason());
+            return make();
           }};
 }
-#endif
 
 BackendRegistry make_builtin_registry() {
   BackendRegistry registry;

@@ -8,13 +8,24 @@
 // A region is a rectangle of tiles the GPU owns. The pool holds, for each
 // region, its owned tiles and a one-tile ghost ring around them (the tiles
 // the CPU owns or that are absent), both generations t and t-1 of every
-// owned tile, and steps the whole rectangle for an epoch of k generations.
-// The ring is uploaded at generation t before the epoch and its results are
-// dropped: ghost cells lack their outer neighbours, so errors creep inward
-// one cell a generation and, for k <= kMaxEpochGenerations < 64, never reach
-// the owned tiles (the light cone). On a torus, a region whose rectangle plus
-// ring would cover the torus in either axis must cover the whole torus; it
-// then has no ring and wraps.
+// owned tile, and steps the whole rectangle for an epoch of k generations
+// with dead cells beyond the ring. The ring is uploaded at generation t
+// before the epoch and its results are dropped: ghost cells lack their outer
+// neighbours, so errors creep inward one cell a generation and, for
+// k <= kMaxEpochGenerations < 64, never reach the owned tiles (the light
+// cone). Every epoch leaves the ring empty, so a ring tile not uploaded
+// before the next epoch counts as absent (dead), never as stale. On a torus,
+// a region whose rectangle plus ring would cover the torus in either axis
+// must cover the whole torus; it then has no ring and wraps.
+//
+// Between step_async() and wait() only name() and stats() may be called;
+// anything else is a logic error (checked, aborts), since the CUDA pool
+// would race with its own epoch.
+//
+// Transfers are counted as the CUDA pool makes them: every tile image that
+// crosses the bus (512 bytes) travels with its 4-byte pool slot index, which
+// goes up for downloads too; activity() brings down 4 bytes of flags per
+// owned tile and an 8-byte population.
 #pragma once
 
 #include <cstdint>
@@ -65,7 +76,8 @@ class TilePool {
   virtual ~TilePool() = default;
   // "cuda" or "cpu-standin".
   virtual std::string name() const = 0;
-  // Drops every region. `torus_tiles_x/y` are 0 on the plane.
+  // Drops every region and zeroes the stats. `torus_tiles_x/y` are 0 on the
+  // plane. Throws InputError for a rule with B0 on the plane.
   virtual void reset(const Rule& rule, int64_t torus_tiles_x, int64_t torus_tiles_y) = 0;
 
   // A new region owning `owned`, all tiles empty (both generations). Returns
@@ -76,10 +88,13 @@ class TilePool {
   virtual void remove_region(int region) = 0;
 
   // Writes tiles of a region, in one batch. Each coord lies in the owned
-  // rectangle or its ring. `current` is generation t; `previous` (same
-  // length, or empty) is t-1, needed for owned tiles only.
-  virtual void upload(int region, std::span<const TileCoord> coords,
-                      std::span<const Tile> current, std::span<const Tile> previous) = 0;
+  // rectangle or its ring (on a torus, any representative). `current` is
+  // generation t; `previous` (same length, or empty) is t-1, used for owned
+  // tiles only (ring tiles have no history). Without `previous`, t-1 of the
+  // owned tiles is taken to be t, so a following 1-generation epoch reports
+  // every tile that moves as changed (never the reverse).
+  virtual void upload(int region, std::span<const TileCoord> coords, std::span<const Tile> current,
+                      std::span<const Tile> previous) = 0;
   // Starts an epoch of `generations` (1..kMaxEpochGenerations) on every
   // region and returns at once; the host may work meanwhile.
   virtual void step_async(int generations) = 0;
@@ -87,7 +102,8 @@ class TilePool {
   // activity or another step.
   virtual void wait() = 0;
   // Reads owned tiles of a region at t (current) and t-1 (previous), in one
-  // batch; `previous` may be empty when not wanted.
+  // batch; `previous` may be empty when not wanted. After an epoch of k
+  // generations from t, these are t+k and t+k-1.
   virtual void download(int region, std::span<const TileCoord> coords, std::span<Tile> current,
                         std::span<Tile> previous) = 0;
   virtual RegionActivity activity(int region) = 0;
