@@ -41,6 +41,17 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) ColumnMasks copy_an
   return {changed, live};
 }
 
+// Bit d set: the borders of `a` and `b` facing direction d differ.
+uint8_t facing_differences(const Tile& a, const Tile& b) {
+  uint64_t columns = 0;
+  for (int row = 0; row < kTileSize; ++row) columns |= a.rows[row] ^ b.rows[row];
+  return border_bits(a.rows[0] ^ b.rows[0], a.rows[kTileSize - 1] ^ b.rows[kTileSize - 1], columns);
+}
+
+TileMap::Summary summarise(const Tile& tile) {
+  return {border_occupancy(tile), static_cast<uint8_t>(!tile.empty())};
+}
+
 }  // namespace
 
 void SparseGrid::load(const CellSet& cells, const Topology& topology, bool keep_all_active) {
@@ -57,11 +68,12 @@ void SparseGrid::load(const CellSet& cells, const Topology& topology, bool keep_
   std::sort(active_.begin(), active_.end());
   for (int32_t slot : active_) {
     map_.tile(1, slot) = map_.tile(0, slot);
-    map_.summary(0, slot) = {border_occupancy(map_.tile(0, slot)),
-                             static_cast<uint8_t>(!map_.tile(0, slot).empty())};
+    map_.summary(0, slot) = summarise(map_.tile(0, slot));
     map_.summary(1, slot) = map_.summary(0, slot);
   }
   wake_.assign(map_.slot_count(), 0);
+  owners_.assign(map_.slot_count(), TileOwner::kCpu);
+  ghosts_.clear();
   outcomes_.assign(active_.size(), Outcome{});
 }
 
@@ -164,18 +176,82 @@ void SparseGrid::commit_written(size_t index, const TileChange& change) {
   }
 }
 
+void SparseGrid::fit_slot_arrays() {
+  // Released slabs shrink the slot range and their slots come back as new
+  // tiles, CPU-owned.
+  wake_.resize(map_.slot_count(), 0);
+  owners_.resize(map_.slot_count(), TileOwner::kCpu);
+}
+
+int32_t SparseGrid::create_awake(TileCoord coord) {
+  const int32_t created = map_.create(coord);
+  if (created == TileMap::kAbsent) return created;  // beyond the plane's range
+  fit_slot_arrays();
+  wake_[created] = 1;
+  owners_[created] = TileOwner::kCpu;
+  return created;
+}
+
 void SparseGrid::create_neighbours(int32_t slot, uint8_t directions) {
   for (int direction = 0; direction < kDirections; ++direction) {
+    // Re-read each time: creating a tile may move the neighbour table.
     if (!(directions >> direction & 1) || map_.neighbours(slot)[direction] != TileMap::kEmptySlot) {
       continue;
     }
     const TileCoord at = map_.coord(slot);
-    const int32_t created =
-        map_.create({at.tx + kDirectionDx[direction], at.ty + kDirectionDy[direction]});
-    if (created == TileMap::kAbsent) continue;  // beyond the plane's range: dropped
-    if (wake_.size() < map_.slot_count()) wake_.resize(map_.slot_count(), 0);
-    wake_[created] = 1;
+    // Beyond the plane's range the tile is not created: activity there is dropped.
+    create_awake({at.tx + kDirectionDx[direction], at.ty + kDirectionDy[direction]});
   }
+}
+
+int32_t SparseGrid::ensure_tile(TileCoord coord) {
+  const int32_t slot = map_.find(coord);
+  return slot != TileMap::kAbsent || map_.is_torus() ? slot : create_awake(coord);
+}
+
+void SparseGrid::set_owner(int32_t slot, TileOwner owner) {
+  if (owner == TileOwner::kCpu && owners_[slot] != TileOwner::kCpu) wake_[slot] = 1;
+  owners_[slot] = owner;
+}
+
+void SparseGrid::import_tile(int32_t slot, const Tile& current, const Tile& previous) {
+  const int parity = current_parity();
+  Tile& held_current = map_.tile(parity, slot);
+  Tile& held_previous = map_.tile(parity ^ 1, slot);
+  const uint8_t differs =
+      facing_differences(held_current, current) | facing_differences(held_previous, previous);
+  held_current = current;
+  held_previous = previous;
+  map_.summary(parity, slot) = summarise(current);
+  map_.summary(parity ^ 1, slot) = summarise(previous);
+  wake_[slot] = 1;
+  const uint8_t live_border = map_.summary(0, slot).border | map_.summary(1, slot).border;
+  for (int direction = 0; direction < kDirections; ++direction) {
+    const int32_t other = map_.neighbours(slot)[direction];
+    if (other != TileMap::kEmptySlot) {
+      if (differs >> direction & 1) wake_[other] = 1;
+    } else if ((live_border >> direction & 1) && !map_.is_torus()) {
+      const TileCoord at = map_.coord(slot);
+      create_awake({at.tx + kDirectionDx[direction], at.ty + kDirectionDy[direction]});
+    }
+  }
+}
+
+void SparseGrid::replan() {
+  fit_slot_arrays();
+  for (int32_t slot : active_) wake_[slot] = 1;
+  ghosts_.clear();
+  for (int32_t slot : map_.held()) {
+    if (owners_[slot] == TileOwner::kGhost) {
+      ghosts_.push_back(slot);
+      wake_[slot] = 1;
+    }
+    // With keep_all_active every tile the CPU steps stays listed.
+    if (keep_all_active_ && owners_[slot] != TileOwner::kGpu) wake_[slot] = 1;
+  }
+  wake_[TileMap::kEmptySlot] = 0;
+  plan_by_scan();
+  outcomes_.assign(active_.size(), Outcome{});
 }
 
 bool SparseGrid::shows_live_border(int32_t slot) const {
@@ -200,18 +276,19 @@ void SparseGrid::finish_generation() {
     }
     for (size_t i = 0; i < stepped; ++i) {
       const int32_t slot = active_[i];
-      if (outcomes_[i].maybe_free && !shows_live_border(slot)) {
+      if (outcomes_[i].maybe_free && owners_[slot] == TileOwner::kCpu && !shows_live_border(slot)) {
         map_.free(slot);
         wake_[slot] = 0;
       }
     }
   }
-  wake_.resize(map_.slot_count(), 0);
+  fit_slot_arrays();
   wake_[TileMap::kEmptySlot] = 0;
+  for (int32_t slot : ghosts_) wake_[slot] = 1;
   plan_from_wake_flags(stepped);
   // Planning read the links of the tiles freed above; now their slabs may go.
   map_.release_empty_slabs();
-  wake_.resize(map_.slot_count());
+  fit_slot_arrays();
   outcomes_.resize(active_.size());
 }
 
@@ -224,7 +301,7 @@ void SparseGrid::plan_from_wake_flags(size_t previous_count) {
     auto take = [&](int32_t slot) {
       if (wake_[slot]) {
         wake_[slot] = 0;
-        next.push_back(slot);
+        if (owners_[slot] != TileOwner::kGpu) next.push_back(slot);
       }
     };
     for (size_t i = 0; i < previous_count; ++i) {
@@ -238,6 +315,10 @@ void SparseGrid::plan_from_wake_flags(size_t previous_count) {
     active_.swap(next);
     return;
   }
+  plan_by_scan();
+}
+
+void SparseGrid::plan_by_scan() {
   active_.clear();
   const size_t slots = map_.slot_count();
   size_t slot = 0;
@@ -246,12 +327,16 @@ void SparseGrid::plan_from_wake_flags(size_t previous_count) {
     std::memcpy(&flags, &wake_[slot], sizeof flags);
     if (flags == 0) continue;
     for (size_t k = 0; k < 8; ++k) {
-      if (wake_[slot + k]) active_.push_back(static_cast<int32_t>(slot + k));
+      if (wake_[slot + k] && owners_[slot + k] != TileOwner::kGpu) {
+        active_.push_back(static_cast<int32_t>(slot + k));
+      }
     }
     std::memset(&wake_[slot], 0, 8);
   }
   for (; slot < slots; ++slot) {
-    if (wake_[slot]) active_.push_back(static_cast<int32_t>(slot));
+    if (wake_[slot] && owners_[slot] != TileOwner::kGpu) {
+      active_.push_back(static_cast<int32_t>(slot));
+    }
     wake_[slot] = 0;
   }
 }
@@ -261,22 +346,38 @@ void SparseGrid::advance_asleep(uint64_t generations) {
   generation_ += generations;
 }
 
-uint64_t SparseGrid::population() const {
+template <typename Visit>
+void SparseGrid::for_each_nonempty(bool cpu_only, Visit visit) const {
   const int parity = current_parity();
-  uint64_t count = 0;
   for (int32_t slot : map_.held()) {
-    if (map_.summary(parity, slot).nonempty) count += map_.tile(parity, slot).population();
+    if (!map_.summary(parity, slot).nonempty) continue;
+    if (cpu_only && owners_[slot] != TileOwner::kCpu) continue;
+    visit(map_.coord(slot), map_.tile(parity, slot));
   }
+}
+
+uint64_t SparseGrid::population() const {
+  uint64_t count = 0;
+  for_each_nonempty(false, [&](TileCoord, const Tile& tile) { count += tile.population(); });
+  return count;
+}
+
+uint64_t SparseGrid::cpu_population() const {
+  uint64_t count = 0;
+  for_each_nonempty(true, [&](TileCoord, const Tile& tile) { count += tile.population(); });
   return count;
 }
 
 CellSet SparseGrid::cells() const {
-  const int parity = current_parity();
   CellSet result;
-  for (int32_t slot : map_.held()) {
-    if (map_.summary(parity, slot).nonempty)
-      result.put_tile(map_.coord(slot), map_.tile(parity, slot));
-  }
+  for_each_nonempty(false,
+                    [&](TileCoord coord, const Tile& tile) { result.put_tile(coord, tile); });
+  return result;
+}
+
+CellSet SparseGrid::cpu_cells() const {
+  CellSet result;
+  for_each_nonempty(true, [&](TileCoord coord, const Tile& tile) { result.put_tile(coord, tile); });
   return result;
 }
 

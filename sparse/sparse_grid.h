@@ -27,6 +27,16 @@
 // absent, that neighbour is created (empty, awake). A stepped tile empty
 // at t and t+1 whose neighbours show it no live border cell in either
 // parity is freed.
+//
+// Ownership (the hybrid scheduler). Each tile is stepped here (kCpu), is
+// resident on the GPU (kGpu), or is a ghost (kGhost): a GPU tile touching
+// a tile that is not the GPU's, stepped here every generation as the halo
+// of the CPU tiles around it. GPU tiles stay in the map (as stale copies,
+// refreshed only by import_tile) so ghosts and their links need no special
+// case; they are never stepped, and wake flags set on them are ignored.
+// Ghosts never sleep and are never freed, but may create absent
+// neighbours on the plane like any stepped tile. Ownership changes and
+// imports happen between generations and take effect at replan().
 #pragma once
 
 #include <cstdint>
@@ -39,6 +49,8 @@
 #include "sparse/tile_map.h"
 
 namespace gol::sparse {
+
+enum class TileOwner : uint8_t { kCpu, kGpu, kGhost };
 
 class SparseGrid {
  public:
@@ -69,8 +81,28 @@ class SparseGrid {
   // With nothing active the world repeats with period 1 or 2; jumps ahead.
   void advance_asleep(uint64_t generations);
 
+  // The slot of the tile at `coord`, created (empty, CPU-owned, awake) on
+  // the plane if absent. kAbsent beyond the plane's range.
+  int32_t ensure_tile(TileCoord coord);
+  TileOwner owner(int32_t slot) const { return owners_[slot]; }
+  // A tile handed back to the CPU wakes.
+  void set_owner(int32_t slot, TileOwner owner);
+  // Overwrites a tile with generations t (`current`) and t-1 (`previous`)
+  // stepped elsewhere, as if it had been stepped here: the tile wakes, each
+  // neighbour whose facing border now differs from what the slot held at
+  // either generation wakes (its sleep assumed the old border), and on the
+  // plane absent neighbours facing a live border cell are created.
+  void import_tile(int32_t slot, const Tile& current, const Tile& previous);
+  // Rebuilds the active list after ownership changes and imports: the tiles
+  // active or woken, less the GPU's, plus every ghost.
+  void replan();
+
+  // Every tile as held here: GPU tiles as of their last import.
   uint64_t population() const;
   CellSet cells() const;
+  // Only the tiles the CPU owns (ghosts are the GPU's).
+  uint64_t cpu_population() const;
+  CellSet cpu_cells() const;
   size_t tile_count() const { return map_.size(); }
   const TileMap& map() const { return map_; }
 
@@ -86,7 +118,12 @@ class SparseGrid {
   void create_neighbours(int32_t slot, uint8_t directions);
   bool shows_live_border(int32_t slot) const;
   void plan_from_wake_flags(size_t previous_count);
+  void plan_by_scan();
   void load_plane(const CellSet& cells);
+  void fit_slot_arrays();
+  int32_t create_awake(TileCoord coord);
+  template <typename Visit>
+  void for_each_nonempty(bool cpu_only, Visit visit) const;
   void load_torus(const CellSet& cells, const Topology& topology);
 
   TileMap map_;
@@ -96,6 +133,8 @@ class SparseGrid {
   std::vector<Outcome> outcomes_;  // by index into active_
   std::vector<int32_t> planned_;   // the next active list while it is built
   std::vector<uint8_t> wake_;      // by slot: step in the next generation
+  std::vector<TileOwner> owners_;  // by slot
+  std::vector<int32_t> ghosts_;
 };
 
 }  // namespace gol::sparse
