@@ -190,20 +190,9 @@ int run_one(const BenchOptions& options) {
   return 0;
 }
 
-std::string command_line(const std::vector<std::string>& args) {
-  std::string text = "gol bench";
-  for (const std::string& arg : args) text += " " + arg;
-  return text;
-}
-
 }  // namespace
 
-int run_bench_command(const std::vector<std::string>& args) {
-  const BenchOptions options = parse_bench_options(args);
-  if (options.help) {
-    std::cout << bench_usage();
-    return 0;
-  }
+int run_bench_command(const BenchOptions& options) {
   if (options.run_one) return run_one(options);
   if (!options.gpu_kernel_sides.empty()) return run_gpu_kernel_bench(options);
   if (options.list) {
@@ -222,7 +211,7 @@ int run_bench_command(const std::vector<std::string>& args) {
   for (const Workload& workload : workloads) {
     run_workload(workload, backends, options, bgolly, report);
   }
-  report.command_line = command_line(args);
+  report.command_line = options.command_line;
   report.repeats = options.repeats;
   report.warmup = options.warmup;
   report.quick = options.quick;

@@ -1,6 +1,8 @@
-// The `gol bench` command line, parsed into BenchOptions.
+// What `gol bench` is asked to do. The command line (engine/cli) fills it
+// in; the bench reads only this.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,7 +27,6 @@ struct BenchOptions {
   bool quick = false;
   // Each run in a child process, so its peak memory can be measured.
   bool isolate = false;
-  bool help = false;
   // --gpu-kernels: kernel-only GPU timing of dense tori of these sides
   // instead of the workloads.
   std::vector<int64_t> gpu_kernel_sides;
@@ -35,17 +36,13 @@ struct BenchOptions {
   std::optional<std::string> run_one;
   // Internal: with --run-one, also print the shape hash.
   bool shape_hash = false;
+  // The command as typed, recorded in the report.
+  std::string command_line;
 };
 
 // The backends run when --backends is not given (those compiled in and
 // available here), in table order.
 inline const std::vector<std::string> kDefaultBackends = {"serial", "bit", "simd", "simd-xsimd",
                                                           "gpu"};
-
-// `args`: everything after "gol bench". Throws UsageError.
-BenchOptions parse_bench_options(const std::vector<std::string>& args);
-
-// The usage text printed by --help.
-std::string bench_usage();
 
 }  // namespace gol::bench

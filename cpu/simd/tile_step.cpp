@@ -35,6 +35,10 @@ std::vector<std::string> simd_targets_supported(SimdLibrary library) {
   return library == SimdLibrary::kXsimd ? xsimd_targets_supported() : highway_targets_supported();
 }
 
+std::vector<std::string> simd_targets_compiled(SimdLibrary library) {
+  return library == SimdLibrary::kXsimd ? xsimd_targets_compiled() : highway_targets_compiled();
+}
+
 void step_tiles_on_target(const TileNeighbourhood* in, Tile* out, size_t count, const Rule& rule,
                           size_t target_index, SimdLibrary library) {
   const TileBatch batch{in, count, out, nullptr, nullptr};

@@ -47,6 +47,9 @@ std::string simd_target_name(SimdLibrary library);
 // "SCALAR"), xsimd's builds ("avx512bw", "avx2", "sse2"). For tests that
 // check every one, not only the one dispatch picks.
 std::vector<std::string> simd_targets_supported(SimdLibrary library = SimdLibrary::kHighway);
+// Every instruction set a library's kernel was compiled for, whether or not
+// this CPU runs it, best first: what `gol --version` reports.
+std::vector<std::string> simd_targets_compiled(SimdLibrary library = SimdLibrary::kHighway);
 // step_tiles with the kernel of simd_targets_supported(library)[target_index].
 void step_tiles_on_target(const TileNeighbourhood* in, Tile* out, size_t count, const Rule& rule,
                           size_t target_index, SimdLibrary library = SimdLibrary::kHighway);

@@ -21,15 +21,18 @@ struct TileBatch {
 };
 
 // Each library: the dispatched kernel, its instruction set's name, the
-// sets this CPU runs (best first) and the kernel of one of those.
+// sets this CPU runs (best first), the sets compiled in, and the kernel of
+// one of those this CPU runs.
 void step_tiles_highway(const TileBatch& batch, const Rule& rule);
 std::string highway_target_name();
 std::vector<std::string> highway_targets_supported();
+std::vector<std::string> highway_targets_compiled();
 void step_tiles_highway_target(const TileBatch& batch, const Rule& rule, size_t target_index);
 
 void step_tiles_xsimd(const TileBatch& batch, const Rule& rule);
 std::string xsimd_target_name();
 std::vector<std::string> xsimd_targets_supported();
+std::vector<std::string> xsimd_targets_compiled();
 void step_tiles_xsimd_target(const TileBatch& batch, const Rule& rule, size_t target_index);
 
 // xsimd's per-instruction-set builds; each needs a CPU with that set.

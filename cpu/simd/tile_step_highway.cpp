@@ -162,6 +162,19 @@ std::vector<std::string> highway_targets_supported() {
   return names;
 }
 
+std::vector<std::string> highway_targets_compiled() {
+  std::vector<int64_t> targets;
+  for (size_t i = 1; i < std::size(HWY_DISPATCH_TABLE(CompiledTarget)); ++i) {
+    const auto target_of = HWY_DISPATCH_TABLE(CompiledTarget)[i];
+    if (target_of != nullptr) targets.push_back(target_of());
+  }
+  std::sort(targets.begin(), targets.end());
+  targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
+  std::vector<std::string> names;
+  for (const int64_t target : targets) names.emplace_back(hwy::TargetName(target));
+  return names;
+}
+
 void step_tiles_highway_target(const TileBatch& batch, const Rule& rule, size_t target_index) {
   const std::vector<TargetEntry>& entries = runnable_targets();
   GOL_CHECK(target_index < entries.size());

@@ -8,7 +8,6 @@
 #include <cstdio>
 #include <iostream>
 
-#include "engine/cli/options.h"
 #include "engine/cli/run_summary.h"
 #include "engine/core/error.h"
 #include "engine/json_writer.h"
@@ -73,8 +72,7 @@ SimulationOptions simulation_options(const RunOptions& options) {
 
 }  // namespace
 
-int run_command(const std::vector<std::string>& args) {
-  const RunOptions options = parse_run_options(args);
+int run_command(const RunOptions& options) {
   // The loaded pattern is a temporary: once the backend holds the cells,
   // the input's copy is freed rather than kept for the whole run.
   Simulation world(patterns::load_pattern(options.pattern), simulation_options(options));
@@ -107,8 +105,7 @@ int run_command(const std::vector<std::string>& args) {
   return 0;
 }
 
-int info_command(const std::vector<std::string>& args) {
-  const InfoOptions options = parse_info_options(args);
+int info_command(const InfoOptions& options) {
   const Pattern pattern = patterns::load_pattern(options.pattern);
   const Rule rule = pattern.rule.value_or(Rule::conway());
   const Topology topology = pattern.topology.value_or(Topology::plane());
@@ -152,8 +149,7 @@ int info_command(const std::vector<std::string>& args) {
   return 0;
 }
 
-int backends_command(const std::vector<std::string>& args) {
-  if (!args.empty()) throw UsageError("gol backends takes no arguments");
+int backends_command() {
   for (const BackendInfo& info : BackendRegistry::builtin().all()) {
     const bool available = info.available();
     std::printf("%-12s %-9s %s%s\n", info.name.c_str(), available ? "available" : "absent",

@@ -2,13 +2,12 @@
 // gol::Error subclasses for the caller to report.
 #pragma once
 
-#include <string>
-#include <vector>
+#include "engine/cli/options.h"
 
 namespace gol::cli {
 
-int run_command(const std::vector<std::string>& args);
-int info_command(const std::vector<std::string>& args);
-int backends_command(const std::vector<std::string>& args);
+int run_command(const RunOptions& options);
+int info_command(const InfoOptions& options);
+int backends_command();
 
 }  // namespace gol::cli

@@ -1,73 +1,61 @@
-// Flag parsing for `gol run` and `gol info`.
+// The options of `gol run`, `gol info` and `gol backends`.
 #include "engine/cli/options.h"
 
 #include <limits>
+#include <memory>
 
-#include "engine/arg_reader.h"
-#include "engine/core/error.h"
+#include "engine/cli/commands.h"
+#include "engine/cli/subcommands.h"
 
 namespace gol::cli {
+namespace {
 
-RunOptions parse_run_options(const std::vector<std::string>& args) {
-  RunOptions options;
-  bool have_pattern = false;
-  ArgReader reader(args);
-  while (!reader.done()) {
-    const std::string flag = reader.next_flag();
-    if (flag == "--gens") {
-      options.generations =
-          parse_whole_number(flag, reader.value(flag), 0, std::numeric_limits<int64_t>::max());
-    } else if (flag == "--backend") {
-      options.backend = reader.value(flag);
-    } else if (flag == "--rule") {
-      options.rule = reader.value(flag);
-    } else if (flag == "--torus") {
-      options.torus = reader.value(flag);
-    } else if (flag == "--threads") {
-      options.threads = static_cast<int>(parse_whole_number(flag, reader.value(flag), 0, 4096));
-    } else if (flag == "--out") {
-      options.out = reader.value(flag);
-    } else if (flag == "--json") {
-      reader.expect_no_value(flag);
-      options.json = true;
-    } else if (flag == "--quiet") {
-      reader.expect_no_value(flag);
-      options.quiet = true;
-    } else if (is_flag(flag)) {
-      throw UsageError("unknown option '" + flag + "' for gol run (see gol --help)");
-    } else if (have_pattern) {
-      throw UsageError("gol run takes one pattern; got '" + options.pattern + "' and '" + flag +
-                       "'");
-    } else {
-      options.pattern = flag;
-      have_pattern = true;
-    }
-  }
-  return options;
+constexpr const char* kPatternHelp =
+    "PATTERN is a file (RLE, .cells, Life 1.05/1.06, optionally gzipped; the format is told\n"
+    "by content), builtin:NAME (gol info builtin:NAME) or a seeded random soup\n"
+    "soup:WxH[:DENSITY[:SEED]].\n"
+    "Exit codes: 0 success, 2 bad command line, 3 bad input, 4 runtime failure.";
+
+}  // namespace
+
+Subcommand add_run_subcommand(CLI::App& gol) {
+  auto options = std::make_shared<RunOptions>();
+  CLI::App* run = gol.add_subcommand("run", "Run a pattern for some generations and report");
+  run->add_option("PATTERN", options->pattern,
+                  "A file, builtin:NAME or soup:WxH[:DENSITY[:SEED]] (default: " +
+                      std::string(kDefaultPattern) + ")");
+  run->add_option("--gens", options->generations, "Generations to run")
+      ->default_val(kDefaultGenerations)
+      ->check(whole_number(0, std::numeric_limits<int64_t>::max()))
+      ->type_name("N");
+  run->add_option("--backend", options->backend,
+                  "auto, cpu or a name from 'gol backends' (default: auto)");
+  run->add_option("--rule", options->rule, "B3/S23, b3s23, 23/3 or B3/S23:T256,256");
+  run->add_option("--torus", options->torus, "Run on a W x H torus (multiples of 64), as WxH");
+  run->add_option("--threads", options->threads, "CPU threads, up to 4096 (0: all)")
+      ->check(whole_number(0, 4096))
+      ->type_name("N");
+  run->add_option("--out", options->out, "Write the final pattern: .rle, .cells, either with .gz");
+  run->add_flag("--json", options->json, "Print the summary as one JSON object");
+  run->add_flag("--quiet", options->quiet, "No progress line");
+  run->footer(kPatternHelp);
+  return {run, [options](const std::vector<std::string>&) { return run_command(*options); }};
 }
 
-InfoOptions parse_info_options(const std::vector<std::string>& args) {
-  InfoOptions options;
-  bool have_pattern = false;
-  ArgReader reader(args);
-  while (!reader.done()) {
-    const std::string flag = reader.next_flag();
-    if (flag == "--json") {
-      reader.expect_no_value(flag);
-      options.json = true;
-    } else if (is_flag(flag)) {
-      throw UsageError("unknown option '" + flag + "' for gol info (see gol --help)");
-    } else if (have_pattern) {
-      throw UsageError("gol info takes one pattern; got '" + options.pattern + "' and '" + flag +
-                       "'");
-    } else {
-      options.pattern = flag;
-      have_pattern = true;
-    }
-  }
-  if (!have_pattern)
-    throw UsageError("gol info needs a PATTERN (a file, builtin:NAME or soup:...)");
-  return options;
+Subcommand add_info_subcommand(CLI::App& gol) {
+  auto options = std::make_shared<InfoOptions>();
+  CLI::App* info = gol.add_subcommand("info", "Describe a pattern: format, rule, size, comments");
+  info->add_option("PATTERN", options->pattern, "A file, builtin:NAME or soup:WxH[:DENSITY[:SEED]]")
+      ->required();
+  info->add_flag("--json", options->json, "Print one JSON object");
+  info->footer(kPatternHelp);
+  return {info, [options](const std::vector<std::string>&) { return info_command(*options); }};
+}
+
+Subcommand add_backends_subcommand(CLI::App& gol) {
+  CLI::App* backends =
+      gol.add_subcommand("backends", "List the backends and whether they run here");
+  return {backends, [](const std::vector<std::string>&) { return backends_command(); }};
 }
 
 }  // namespace gol::cli

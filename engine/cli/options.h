@@ -1,13 +1,10 @@
-// Command-line parsing for `gol run` and `gol info`. Parsing never runs
-// anything; every mistake is a UsageError (exit 2) naming the argument.
+// What `gol run` and `gol info` are asked to do, as parsed from the command
+// line (options.cpp). Parsing never runs anything.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <vector>
-
-#include "engine/core/rule.h"
 
 namespace gol::cli {
 
@@ -32,8 +29,5 @@ struct InfoOptions {
   std::string pattern;
   bool json = false;
 };
-
-RunOptions parse_run_options(const std::vector<std::string>& args);
-InfoOptions parse_info_options(const std::vector<std::string>& args);
 
 }  // namespace gol::cli

@@ -121,6 +121,17 @@ TEST(BackendRunner, IsolatedRunMeasuresPeakMemory) {
   EXPECT_EQ(isolated.cell_hash, in_process.cell_hash);
 }
 
+// One timed --quick run of `workloads` on `backends`, without Golly.
+BenchOptions quick_run(std::vector<std::string> workloads, std::vector<std::string> backends) {
+  BenchOptions options;
+  options.workloads = std::move(workloads);
+  options.backends = std::move(backends);
+  options.repeats = 1;
+  options.golly = GollyMode::kOff;
+  options.quick = true;
+  return options;
+}
+
 class BenchCommandTest : public ::testing::Test {
  protected:
   std::string json_path() const { return dir_.file("out.json"); }
@@ -130,9 +141,10 @@ class BenchCommandTest : public ::testing::Test {
 
 TEST_F(BenchCommandTest, QuickRunOnSerialAndBitAgrees) {
   ::testing::internal::CaptureStdout();
-  const int code = run_bench_command({"--quick", "--workloads", "r-pentomino,torus-1024",
-                                      "--backends", "serial,bit", "--repeats", "1", "--golly",
-                                      "off", "--json", json_path(), "--csv", csv_path()});
+  BenchOptions options = quick_run({"r-pentomino", "torus-1024"}, {"serial", "bit"});
+  options.json_path = json_path();
+  options.csv_path = csv_path();
+  const int code = run_bench_command(options);
   const std::string table = ::testing::internal::GetCapturedStdout();
   EXPECT_EQ(code, 0);
   EXPECT_NE(table.find("check: all backends agree"), std::string::npos) << table;
@@ -151,8 +163,9 @@ TEST_F(BenchCommandTest, QuickRunOnSerialAndBitAgrees) {
 TEST_F(BenchCommandTest, JsonToStdoutMovesTheTableToStderr) {
   ::testing::internal::CaptureStdout();
   ::testing::internal::CaptureStderr();
-  run_bench_command({"--quick", "--workloads", "r-pentomino", "--backends", "bit", "--repeats", "1",
-                     "--golly", "off", "--json", "-"});
+  BenchOptions options = quick_run({"r-pentomino"}, {"bit"});
+  options.json_path = "-";
+  run_bench_command(options);
   const std::string out = ::testing::internal::GetCapturedStdout();
   const std::string err = ::testing::internal::GetCapturedStderr();
   EXPECT_NO_THROW(JsonReader::parse(out)) << out;
@@ -161,7 +174,9 @@ TEST_F(BenchCommandTest, JsonToStdoutMovesTheTableToStderr) {
 
 TEST_F(BenchCommandTest, ListNamesEveryWorkload) {
   ::testing::internal::CaptureStdout();
-  EXPECT_EQ(run_bench_command({"--list"}), 0);
+  BenchOptions list;
+  list.list = true;
+  EXPECT_EQ(run_bench_command(list), 0);
   const std::string out = ::testing::internal::GetCapturedStdout();
   for (const Workload& w : all_workloads(false)) {
     EXPECT_NE(out.find(w.name + ": "), std::string::npos) << w.name;
@@ -169,10 +184,10 @@ TEST_F(BenchCommandTest, ListNamesEveryWorkload) {
 }
 
 TEST_F(BenchCommandTest, UnknownNamesAreUsageErrors) {
-  EXPECT_THROW(run_bench_command({"--workloads", "no-such-workload"}), UsageError);
-  EXPECT_THROW(run_bench_command({"--quick", "--workloads", "r-pentomino", "--backends",
-                                  "no-such-backend", "--golly", "off"}),
-               UsageError);
+  BenchOptions unknown_workload;
+  unknown_workload.workloads = {"no-such-workload"};
+  EXPECT_THROW(run_bench_command(unknown_workload), UsageError);
+  EXPECT_THROW(run_bench_command(quick_run({"r-pentomino"}, {"no-such-backend"})), UsageError);
 }
 
 TEST_F(BenchCommandTest, MissingBgollyIsNotedNotFatal) {
@@ -180,8 +195,10 @@ TEST_F(BenchCommandTest, MissingBgollyIsNotedNotFatal) {
   ::setenv("PATH", dir_.path().c_str(), 1);
   ::testing::internal::CaptureStdout();
   ::testing::internal::CaptureStderr();
-  const int code = run_bench_command({"--quick", "--workloads", "r-pentomino", "--backends", "bit",
-                                      "--repeats", "1", "--json", json_path()});
+  BenchOptions options = quick_run({"r-pentomino"}, {"bit"});
+  options.golly = GollyMode::kAuto;
+  options.json_path = json_path();
+  const int code = run_bench_command(options);
   ::testing::internal::GetCapturedStdout();
   ::testing::internal::GetCapturedStderr();
   ::setenv("PATH", saved_path.c_str(), 1);
@@ -196,8 +213,12 @@ TEST_F(BenchCommandTest, ReferenceBackendsSkipWorkloadsOverBudget) {
   ::testing::internal::CaptureStdout();
   ::testing::internal::CaptureStderr();
   // Full-size lidka is far over serial's budget; gpu-only workloads skip CPU backends.
-  run_bench_command(
-      {"--workloads", "lidka", "--backends", "serial", "--golly", "off", "--json", json_path()});
+  BenchOptions options;
+  options.workloads = {"lidka"};
+  options.backends = {"serial"};
+  options.golly = GollyMode::kOff;
+  options.json_path = json_path();
+  run_bench_command(options);
   ::testing::internal::GetCapturedStdout();
   ::testing::internal::GetCapturedStderr();
   const JsonValue json = JsonReader::parse(slurp(json_path()));

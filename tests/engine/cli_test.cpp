@@ -1,6 +1,7 @@
 // The gol command as a user meets it: exit codes, one-line errors naming
 // the problem, the --json contract and --out files.
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -10,8 +11,6 @@
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 extern char** environ;
 
@@ -91,10 +90,11 @@ TEST_F(CliTest, GliderRunReportsJsonWithEveryDocumentedKey) {
   const Outcome outcome =
       gol({"run", "builtin:glider", "--gens", "8", "--backend", "bit", "--json", "--quiet"});
   ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
-  for (const char* key : {"\"generation\":8", "\"population\":5", "\"bbox\":[", "\"rule\":\"B3/S23\"",
-                          "\"topology\":\"plane\"", "\"backend\":\"bit\"", "\"threads\":",
-                          "\"seconds\":", "\"cups_effective\":", "\"cups_computed\":",
-                          "\"tiles_active\":", "\"tiles_total\":", "\"simd_target\":"}) {
+  for (const char* key :
+       {"\"generation\":8", "\"population\":5", "\"bbox\":[", "\"rule\":\"B3/S23\"",
+        "\"topology\":\"plane\"", "\"backend\":\"bit\"",
+        "\"threads\":", "\"seconds\":", "\"cups_effective\":", "\"cups_computed\":",
+        "\"tiles_active\":", "\"tiles_total\":", "\"simd_target\":"}) {
     EXPECT_NE(outcome.out.find(key), std::string::npos) << key << " missing in " << outcome.out;
   }
   EXPECT_EQ(outcome.out.front(), '{');
@@ -102,8 +102,8 @@ TEST_F(CliTest, GliderRunReportsJsonWithEveryDocumentedKey) {
 }
 
 TEST_F(CliTest, EmptyWorldHasNullBoundingBox) {
-  const Outcome outcome = gol({"run", "builtin:diehard", "--gens", "130", "--backend", "bit",
-                               "--json", "--quiet"});
+  const Outcome outcome =
+      gol({"run", "builtin:diehard", "--gens", "130", "--backend", "bit", "--json", "--quiet"});
   ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
   EXPECT_NE(outcome.out.find("\"population\":0"), std::string::npos) << outcome.out;
   EXPECT_NE(outcome.out.find("\"bbox\":null"), std::string::npos) << outcome.out;
@@ -139,7 +139,60 @@ TEST_F(CliTest, CommandLineMistakesExitTwo) {
   expect_failure({"run", "--frobnicate"}, 2, "unknown option '--frobnicate'");
   expect_failure({"run", "builtin:block", "--backend", "warp-drive"}, 2, "unknown backend");
   expect_failure({"run", "builtin:block", "builtin:glider"}, 2, "one pattern");
-  expect_failure({"info"}, 2, "needs a PATTERN");
+  expect_failure({"info"}, 2, "PATTERN is required");
+  expect_failure({"run", "--gens=5", "--gens", "6"}, 2, "--gens");
+  expect_failure({"backends", "extra"}, 2, "'extra'");
+  expect_failure({"bench", "--repeats", "0"}, 2, "--repeats");
+}
+
+TEST_F(CliTest, EveryCommandHasHelp) {
+  for (const char* command : {"run", "info", "bench", "backends"}) {
+    for (const char* flag : {"--help", "-h"}) {
+      const Outcome outcome = gol({command, flag});
+      EXPECT_EQ(outcome.exit_code, 0) << command << " " << flag << ": " << outcome.err;
+      EXPECT_NE(outcome.out.find(std::string("gol ") + command), std::string::npos) << outcome.out;
+      EXPECT_NE(outcome.out.find("--help"), std::string::npos) << outcome.out;
+    }
+  }
+  const Outcome top = gol({"--help"});
+  ASSERT_EQ(top.exit_code, 0) << top.err;
+  for (const char* command : {"run", "info", "bench", "backends"}) {
+    EXPECT_NE(top.out.find(command), std::string::npos) << top.out;
+  }
+  // Help wins over a mistake elsewhere on the line.
+  EXPECT_EQ(gol({"run", "--gens", "5", "--help"}).exit_code, 0);
+}
+
+TEST_F(CliTest, RunHelpListsItsOptions) {
+  const Outcome outcome = gol({"run", "--help"});
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  for (const char* option : {"--gens", "--backend", "--rule", "--torus", "--threads", "--out",
+                             "--json", "--quiet", "PATTERN"}) {
+    EXPECT_NE(outcome.out.find(option), std::string::npos) << option << " in " << outcome.out;
+  }
+}
+
+TEST_F(CliTest, VersionNamesSimdTargetsAndCuda) {
+  const Outcome outcome = gol({"--version"});
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  EXPECT_TRUE(outcome.out.starts_with("gol ")) << outcome.out;
+  EXPECT_NE(outcome.out.find("Highway"), std::string::npos) << outcome.out;
+  EXPECT_NE(outcome.out.find("xsimd"), std::string::npos) << outcome.out;
+  EXPECT_NE(outcome.out.find("sse2"), std::string::npos) << outcome.out;
+  EXPECT_NE(outcome.out.find("CUDA"), std::string::npos) << outcome.out;
+}
+
+TEST_F(CliTest, MistypedNamesGetSuggestions) {
+  expect_failure({"run", "builtin:glider", "--gen", "5"}, 2, "did you mean '--gens'?");
+  expect_failure({"run", "--jsno"}, 2, "did you mean '--json'?");
+  expect_failure({"run", "--output", "x.rle"}, 2, "did you mean '--out'?");
+  expect_failure({"run", "--backnd=bit"}, 2, "did you mean '--backend'?");
+  expect_failure({"bench", "--repeat", "3"}, 2, "did you mean '--repeats'?");
+  expect_failure({"rnu"}, 2, "did you mean 'run'?");
+  expect_failure({"--gens", "5", "run"}, 2, "option of 'gol run'");
+  const Outcome far = gol({"run", "--zzzzzzzz"});
+  EXPECT_EQ(far.exit_code, 2);
+  EXPECT_EQ(far.err.find("did you mean"), std::string::npos) << far.err;
 }
 
 TEST_F(CliTest, BadInputExitsThreeNamingTheProblem) {
@@ -151,7 +204,9 @@ TEST_F(CliTest, BadInputExitsThreeNamingTheProblem) {
   expect_failure({"run", "soup:0x10"}, 3, "soup");
   const fs::path empty = write_file("empty.rle", "");
   expect_failure({"run", empty.string()}, 3, "empty.rle");
-  const fs::path garbage = write_file("garbage.rle", std::string("\x7f" "ELF\x01\x00\x00\xff\xfe", 9));
+  const fs::path garbage = write_file("garbage.rle", std::string("\x7f"
+                                                                 "ELF\x01\x00\x00\xff\xfe",
+                                                                 9));
   expect_failure({"run", garbage.string()}, 3, "garbage.rle");
   const fs::path bad_char = write_file("bad.rle", "x = 3, y = 1\nbo?o!\n");
   expect_failure({"run", bad_char.string()}, 3, "bad.rle:2:");

@@ -1,38 +1,38 @@
-// `gol bench` flag parsing: defaults, lists, and every kind of bad flag
-// raising UsageError.
-#include "bench/bench_options.h"
+// `gol bench` option parsing (engine/cli/bench_cli.cpp): defaults, lists,
+// and every kind of bad option raising UsageError.
+#include "engine/cli/bench_cli.h"
 
 #include <gtest/gtest.h>
 
 #include "engine/core/error.h"
 
-namespace gol::bench {
+namespace gol::cli {
 namespace {
 
 TEST(BenchOptions, DefaultsWithNoArguments) {
-  const BenchOptions o = parse_bench_options({});
+  const bench::BenchOptions o = parse_bench_arguments({});
   EXPECT_TRUE(o.workloads.empty());
   EXPECT_FALSE(o.all_workloads);
   EXPECT_TRUE(o.backends.empty());
   EXPECT_EQ(o.repeats, 3);
   EXPECT_EQ(o.threads, 0);
-  EXPECT_EQ(o.golly, GollyMode::kAuto);
+  EXPECT_EQ(o.golly, bench::GollyMode::kAuto);
   EXPECT_FALSE(o.json_path);
   EXPECT_FALSE(o.quick);
   EXPECT_FALSE(o.isolate);
 }
 
 TEST(BenchOptions, ParsesListsAndValues) {
-  const BenchOptions o =
-      parse_bench_options({"--workloads", "torus-1024,acorn", "--backends=serial,bit", "--repeats",
-                           "5", "--threads=2", "--golly", "off", "--json", "out.json", "--csv", "-",
-                           "--quick", "--isolate", "--warmup", "1"});
+  const bench::BenchOptions o =
+      parse_bench_arguments({"--workloads", "torus-1024,acorn", "--backends=serial,bit",
+                             "--repeats", "5", "--threads=2", "--golly", "off", "--json",
+                             "out.json", "--csv", "-", "--quick", "--isolate", "--warmup", "1"});
   EXPECT_EQ(o.workloads, (std::vector<std::string>{"torus-1024", "acorn"}));
   EXPECT_EQ(o.backends, (std::vector<std::string>{"serial", "bit"}));
   EXPECT_EQ(o.repeats, 5);
   EXPECT_EQ(o.threads, 2);
   EXPECT_EQ(o.warmup, 1);
-  EXPECT_EQ(o.golly, GollyMode::kOff);
+  EXPECT_EQ(o.golly, bench::GollyMode::kOff);
   EXPECT_EQ(o.json_path, "out.json");
   EXPECT_EQ(o.csv_path, "-");
   EXPECT_TRUE(o.quick);
@@ -40,7 +40,7 @@ TEST(BenchOptions, ParsesListsAndValues) {
 }
 
 TEST(BenchOptions, AllWorkloads) {
-  const BenchOptions o = parse_bench_options({"--workloads", "all"});
+  const bench::BenchOptions o = parse_bench_arguments({"--workloads", "all"});
   EXPECT_TRUE(o.all_workloads);
   EXPECT_TRUE(o.workloads.empty());
 }
@@ -66,28 +66,29 @@ TEST(BenchOptions, BadCommandLinesAreUsageErrors) {
   for (const std::vector<std::string>& args : bad) {
     std::string joined;
     for (const std::string& a : args) joined += a + " ";
-    EXPECT_THROW(parse_bench_options(args), UsageError) << joined;
+    EXPECT_THROW(parse_bench_arguments(args), UsageError) << joined;
   }
 }
 
 TEST(BenchOptions, GpuKernelSides) {
-  EXPECT_TRUE(parse_bench_options({}).gpu_kernel_sides.empty());
-  const BenchOptions all = parse_bench_options({"--gpu-kernels", "all", "--kernel-gens", "64"});
+  EXPECT_TRUE(parse_bench_arguments({}).gpu_kernel_sides.empty());
+  const bench::BenchOptions all =
+      parse_bench_arguments({"--gpu-kernels", "all", "--kernel-gens", "64"});
   EXPECT_EQ(all.gpu_kernel_sides, (std::vector<int64_t>{4096, 8192, 16384, 32768, 65536}));
   EXPECT_EQ(all.kernel_generations, 64u);
-  EXPECT_EQ(parse_bench_options({"--gpu-kernels=128,4096"}).gpu_kernel_sides,
+  EXPECT_EQ(parse_bench_arguments({"--gpu-kernels=128,4096"}).gpu_kernel_sides,
             (std::vector<int64_t>{128, 4096}));
-  EXPECT_THROW(parse_bench_options({"--gpu-kernels", "100"}), UsageError);
-  EXPECT_THROW(parse_bench_options({"--gpu-kernels", "0"}), UsageError);
-  EXPECT_THROW(parse_bench_options({"--gpu-kernels", "4096,"}), UsageError);
-  EXPECT_THROW(parse_bench_options({"--kernel-gens", "0"}), UsageError);
+  EXPECT_THROW(parse_bench_arguments({"--gpu-kernels", "100"}), UsageError);
+  EXPECT_THROW(parse_bench_arguments({"--gpu-kernels", "0"}), UsageError);
+  EXPECT_THROW(parse_bench_arguments({"--gpu-kernels", "4096,"}), UsageError);
+  EXPECT_THROW(parse_bench_arguments({"--kernel-gens", "0"}), UsageError);
 }
 
-TEST(BenchOptions, HelpAndList) {
-  EXPECT_TRUE(parse_bench_options({"--help"}).help);
-  EXPECT_TRUE(parse_bench_options({"--list"}).list);
-  EXPECT_NE(bench_usage().find("--workloads"), std::string::npos);
+TEST(BenchOptions, ListAndCommandLine) {
+  EXPECT_TRUE(parse_bench_arguments({"--list"}).list);
+  EXPECT_EQ(parse_bench_arguments({"--quick", "--repeats=2"}).command_line,
+            "gol bench --quick --repeats=2");
 }
 
 }  // namespace
-}  // namespace gol::bench
+}  // namespace gol::cli

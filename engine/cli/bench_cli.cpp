@@ -1,0 +1,154 @@
+// The options of `gol bench`, parsed into bench::BenchOptions.
+#include "engine/cli/bench_cli.h"
+
+#include <iterator>
+#include <memory>
+
+#include "bench/bench_command.h"
+#include "engine/cli/subcommands.h"
+#include "engine/core/error.h"
+
+namespace gol::cli {
+namespace {
+
+constexpr int kMaxRepeats = 1000;
+constexpr int kMaxThreads = 4096;
+constexpr int kMaxKernelGenerations = 1 << 20;
+// Torus sides --gpu-kernels all measures.
+constexpr int64_t kKernelSides[] = {4096, 8192, 16384, 32768, 65536};
+
+// The options as typed; lists are split and checked once parsing is done.
+struct BenchArguments {
+  bench::BenchOptions options;
+  std::optional<std::string> workloads;
+  std::optional<std::string> backends;
+  std::string golly = "auto";
+  std::optional<std::string> gpu_kernel_sides;
+};
+
+std::vector<std::string> split_list(const std::string& option, const std::string& value) {
+  std::vector<std::string> items;
+  size_t start = 0;
+  while (start <= value.size()) {
+    const size_t comma = value.find(',', start);
+    const size_t end = comma == std::string::npos ? value.size() : comma;
+    if (end == start) throw UsageError(option + ": empty name in '" + value + "'");
+    items.push_back(value.substr(start, end - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return items;
+}
+
+// "all" or a list of torus sides, each a multiple of 64 from 64 to 2^18.
+std::vector<int64_t> parse_sides(const std::string& value) {
+  if (value == "all") return {std::begin(kKernelSides), std::end(kKernelSides)};
+  const CLI::Validator side_check = whole_number(64, 1 << 18);
+  std::vector<int64_t> sides;
+  for (std::string item : split_list("--gpu-kernels", value)) {
+    if (const std::string why = side_check(item); !why.empty()) {
+      throw UsageError("--gpu-kernels: " + why);
+    }
+    const int64_t side = std::stoll(item);
+    if (side % 64 != 0) {
+      throw UsageError("--gpu-kernels: torus side " + item + " is not a multiple of 64");
+    }
+    sides.push_back(side);
+  }
+  return sides;
+}
+
+CLI::App* define_bench_options(CLI::App& gol, BenchArguments& a) {
+  bench::BenchOptions& o = a.options;
+  CLI::App* bench = gol.add_subcommand(
+      "bench", "Time workloads on backends (and Golly) and check that they agree");
+  bench->footer(
+      "Prints wall time, effective and computed CUpS and speed-ups; every run ends with a check\n"
+      "that all backends (and Golly, when run) agree on the final population and cells.\n"
+      "Exit codes: 0 success, 2 bad command line, 3 bad input, 4 a run failed or disagreed.");
+  bench->add_option("--workloads", a.workloads,
+                    "A,B,...|all: workloads to run (default: all but the GPU-only ones, which run "
+                    "where a GPU backend is chosen); see --list");
+  bench->add_option("--backends", a.backends,
+                    "X,Y,...: backends (default: those available among serial, bit, simd, "
+                    "simd-xsimd, gpu)");
+  bench
+      ->add_option("--repeats", o.repeats,
+                   "Timed runs per backend (1 to 1000); the median is reported")
+      ->default_val(o.repeats)
+      ->check(whole_number(1, kMaxRepeats))
+      ->type_name("N");
+  bench->add_option("--warmup", o.warmup, "Untimed runs before the timed ones (up to 1000)")
+      ->default_val(o.warmup)
+      ->check(whole_number(0, kMaxRepeats))
+      ->type_name("N");
+  bench->add_option("--threads", o.threads, "CPU threads for the backends, up to 4096 (0: all)")
+      ->check(whole_number(0, kMaxThreads))
+      ->type_name("N");
+  bench
+      ->add_option("--golly", a.golly,
+                   "auto|off: also run bgolly (QuickLife, HashLife) when on PATH")
+      ->check(CLI::IsMember({"auto", "off"}));
+  bench->add_option("--json", o.json_path, "FILE|-: write the results as JSON");
+  bench->add_option("--csv", o.csv_path, "FILE|-: write the results as CSV");
+  bench->add_flag("--isolate", o.isolate, "Each run in its own process, to measure peak memory");
+  bench->add_flag("--quick", o.quick, "Scaled-down workloads for smoke tests");
+  bench->add_flag("--list", o.list, "List the workloads and exit");
+  bench->add_option("--gpu-kernels", a.gpu_kernel_sides,
+                    "SIDES|all: instead of workloads, kernel-only GPU timing (CUDA events, after a "
+                    "warm-up) of N x N random tori, multi-step vs bit-step vs naive kernels; all = "
+                    "4096,8192,16384,32768,65536");
+  bench
+      ->add_option("--kernel-gens", o.kernel_generations,
+                   "Generations per timed kernel run (1 to 2^20)")
+      ->default_val(o.kernel_generations)
+      ->check(whole_number(1, kMaxKernelGenerations))
+      ->type_name("N");
+  // The child side of --isolate: run one workload once, print a result line.
+  bench->add_option("--run-one", o.run_one)->group("");
+  bench->add_flag("--shape-hash", o.shape_hash)->group("");
+  return bench;
+}
+
+// `args`: the whole command line after the program name.
+bench::BenchOptions finish(const BenchArguments& a, const std::vector<std::string>& args) {
+  bench::BenchOptions o = a.options;
+  if (a.workloads == "all") {
+    o.all_workloads = true;
+  } else if (a.workloads) {
+    o.workloads = split_list("--workloads", *a.workloads);
+  }
+  if (a.backends) o.backends = split_list("--backends", *a.backends);
+  o.golly = a.golly == "off" ? bench::GollyMode::kOff : bench::GollyMode::kAuto;
+  if (a.gpu_kernel_sides) o.gpu_kernel_sides = parse_sides(*a.gpu_kernel_sides);
+  if (o.json_path == "-" && o.csv_path == "-") {
+    throw UsageError("--json - and --csv - cannot both write to stdout");
+  }
+  o.command_line = "gol";
+  for (const std::string& arg : args) o.command_line += " " + arg;
+  return o;
+}
+
+}  // namespace
+
+Subcommand add_bench_subcommand(CLI::App& gol) {
+  auto arguments = std::make_shared<BenchArguments>();
+  CLI::App* bench = define_bench_options(gol, *arguments);
+  return {bench, [arguments](const std::vector<std::string>& args) {
+            return bench::run_bench_command(finish(*arguments, args));
+          }};
+}
+
+bench::BenchOptions parse_bench_arguments(const std::vector<std::string>& args) {
+  CLI::App gol("gol", "gol");
+  configure_defaults(gol);
+  BenchArguments arguments;
+  CLI::App* bench = define_bench_options(gol, arguments);
+  bench->allow_extras();
+  std::vector<std::string> full = {"bench"};
+  full.insert(full.end(), args.begin(), args.end());
+  parse_arguments(gol, full);
+  return finish(arguments, full);
+}
+
+}  // namespace gol::cli
