@@ -5,8 +5,10 @@
 
 #include "cpu/reference/reference_backends.h"
 #include "engine/core/error.h"
+#include "engine/hybrid_backend.h"
 #include "engine/sparse_backend.h"
 #include "gpu/gpu_backend.h"
+#include "gpu/tile_pool.h"
 
 namespace gol {
 namespace {
@@ -25,14 +27,14 @@ using GpuFactory = std::unique_ptr<Backend> (*)();
 
 BackendInfo gpu_backend(std::string name, std::string description, int priority,
                         double min_auto_density, GpuFactory make) {
-  return {std::move(name),
-          std::move(description),
-          priority,
-          false,
-          min_auto_density,
-          gpu::device_available,
-          gpu::device_unavailable_reason,
-          [make](const BackendOptions&) {
+  return {.name = std::move(name),
+          .description = std::move(description),
+          .priority = priority,
+          .is_cpu = false,
+          .min_auto_density = min_auto_density,
+          .available = gpu::device_available,
+          .unavailable_reason = gpu::device_unavailable_reason,
+          .create = [make](const BackendOptions&) {
             if (make == nullptr) throw RuntimeError(gpu::device_unavailable_reason());
             return make();
           }};
@@ -41,49 +43,49 @@ BackendInfo gpu_backend(std::string name, std::string description, int priority,
 BackendRegistry make_builtin_registry() {
   BackendRegistry registry;
   // Reference paths: the oracles, lowest priority.
-  registry.add({"serial",
-                "reference: one byte a cell, the rules as written",
-                0,
-                true,
-                0,
-                always,
-                {},
-                [](const BackendOptions&) { return cpu::make_serial_backend(); }});
-  registry.add({"nibble",
-                "reference: 16 cells per u64 with nibble adds",
-                1,
-                true,
-                0,
-                always,
-                {},
-                [](const BackendOptions&) { return cpu::make_nibble_backend(); }});
-  registry.add({"bit",
-                "reference: 64 cells per u64, full/half-adder tree",
-                2,
-                true,
-                0,
-                always,
-                {},
-                [](const BackendOptions&) { return cpu::make_bit_backend(); }});
+  registry.add({.name = "serial",
+                .description = "reference: one byte a cell, the rules as written",
+                .priority = 0,
+                .is_cpu = true,
+                .min_auto_density = 0,
+                .available = always,
+                .unavailable_reason = {},
+                .create = [](const BackendOptions&) { return cpu::make_serial_backend(); }});
+  registry.add({.name = "nibble",
+                .description = "reference: 16 cells per u64 with nibble adds",
+                .priority = 1,
+                .is_cpu = true,
+                .min_auto_density = 0,
+                .available = always,
+                .unavailable_reason = {},
+                .create = [](const BackendOptions&) { return cpu::make_nibble_backend(); }});
+  registry.add({.name = "bit",
+                .description = "reference: 64 cells per u64, full/half-adder tree",
+                .priority = 2,
+                .is_cpu = true,
+                .min_auto_density = 0,
+                .available = always,
+                .unavailable_reason = {},
+                .create = [](const BackendOptions&) { return cpu::make_bit_backend(); }});
   // The sparse tile engine: the production CPU paths.
-  registry.add({"simd",
-                "sparse active tiles, SIMD adder tree (Highway) on oneTBB",
-                10,
-                true,
-                0,
-                always,
-                {},
-                [](const BackendOptions& options) {
+  registry.add({.name = "simd",
+                .description = "sparse active tiles, SIMD adder tree (Highway) on oneTBB",
+                .priority = 10,
+                .is_cpu = true,
+                .min_auto_density = 0,
+                .available = always,
+                .unavailable_reason = {},
+                .create = [](const BackendOptions& options) {
                   return make_sparse_backend(options, cpu::SimdLibrary::kHighway);
                 }});
-  registry.add({"simd-xsimd",
-                "sparse active tiles, SIMD adder tree (xsimd) on oneTBB",
-                9,
-                true,
-                0,
-                always,
-                {},
-                [](const BackendOptions& options) {
+  registry.add({.name = "simd-xsimd",
+                .description = "sparse active tiles, SIMD adder tree (xsimd) on oneTBB",
+                .priority = 9,
+                .is_cpu = true,
+                .min_auto_density = 0,
+                .available = always,
+                .unavailable_reason = {},
+                .create = [](const BackendOptions& options) {
                   return make_sparse_backend(options, cpu::SimdLibrary::kXsimd);
                 }});
   // GPU: the multi-step kernel for dense enough patterns; the one-generation
@@ -95,6 +97,33 @@ BackendRegistry make_builtin_registry() {
   registry.add(gpu_backend("gpu-naive",
                            "GPU baseline: one byte a cell, one generation a launch (torus)", -11,
                            2.0, GOL_GPU_FACTORY(make_gpu_naive_backend)));
+  // The hybrid scheduler: chosen by "auto" whenever a GPU is usable, at any
+  // density (it keeps sparse worlds on the CPU itself).
+  registry.add({.name = "hybrid",
+                .description = "sparse tiles on CPU and GPU together, dense clusters on the GPU",
+                .priority = 30,
+                .is_cpu = false,
+                .min_auto_density = 0,
+                .available = gpu::device_available,
+                .unavailable_reason = gpu::device_unavailable_reason,
+                .create = [](const BackendOptions& options) {
+                  return make_hybrid_backend(options, gpu::make_tile_pool());
+                }});
+  // The same scheduler with the CPU stand-in as its "GPU", on any machine:
+  // how CI and users without a GPU exercise its partition and exchange.
+  // Never chosen by "auto" or "cpu".
+  registry.add({.name = "hybrid-standin",
+                .description = "testing: hybrid with the GPU tile pool's CPU stand-in",
+                .priority = -20,
+                .is_cpu = true,
+                .min_auto_density = 0,
+                .available = always,
+                .unavailable_reason = {},
+                .create = [](const BackendOptions& options) {
+                  HybridOptions standin;
+                  standin.calibrate_gpu = false;
+                  return make_hybrid_backend(options, gpu::make_tile_pool(true), standin);
+                }});
   return registry;
 }
 

@@ -67,6 +67,12 @@ std::string summary_text(const RunSummary& s) {
                   s.stats.transfer_seconds);
     out += "device       " + std::string(device) + "\n";
   }
+  if (s.stats.epochs > 0) {
+    out += "hybrid       " + std::to_string(s.stats.epochs) + " epochs; tiles " +
+           std::to_string(s.stats.tiles_cpu) + " CPU, " + std::to_string(s.stats.tiles_gpu) +
+           " GPU; " + with_si_prefix(static_cast<double>(s.stats.bytes_uploaded)) + "B up, " +
+           with_si_prefix(static_cast<double>(s.stats.bytes_downloaded)) + "B down\n";
+  }
   return out;
 }
 
@@ -101,6 +107,11 @@ std::string summary_json(const RunSummary& s) {
   json.key("simd_target").value(s.stats.simd_target);
   json.key("device_seconds").value(s.stats.device_seconds);
   json.key("transfer_seconds").value(s.stats.transfer_seconds);
+  json.key("tiles_cpu").value(s.stats.tiles_cpu);
+  json.key("tiles_gpu").value(s.stats.tiles_gpu);
+  json.key("epochs").value(s.stats.epochs);
+  json.key("bytes_uploaded").value(s.stats.bytes_uploaded);
+  json.key("bytes_downloaded").value(s.stats.bytes_downloaded);
   json.end_object();
   return json.str();
 }

@@ -1,0 +1,377 @@
+// The hybrid scheduler: epochs of k <= 32 generations over one SparseGrid
+// whose dense clusters live in GPU regions of a gpu::TilePool.
+//
+// Why an epoch is exact (the light cone; a cell's state at t+j depends only
+// on cells within Chebyshev distance j at t):
+// - GPU side: the pool steps each region's owned rectangle and a ring of one
+//   tile around it, uploaded at t from the CPU (absent tiles dead), with
+//   dead cells beyond. Only cells beyond the ring are wrong, so after j
+//   generations the wrong cells are within j of the ring's outer edge; the
+//   owned tiles are at least 65 cells inside it, so all their cells are
+//   exact for j <= 64, corners included (a corner cell of the rectangle is
+//   65 cells from the outside in both axes, and Chebyshev distance takes the
+//   larger).
+// - CPU side: it steps its own tiles and the regions' edge tiles (ghosts),
+//   whose inner neighbours (GPU tiles) it holds only as stale copies. Wrong
+//   cells start in those copies and after j generations reach j cells into
+//   the ghosts: a ghost's cells at least j+1 from the region's interior are
+//   exact, so its outer row, column and corner cell (64 cells from the
+//   interior) are exact for j <= 63, and every CPU tile is exact for j <= 64.
+// With k <= 32 both sides are exact with room to spare. At the epoch's end
+// the ghosts are replaced by the pool's exact tiles (t+k and t+k-1). Since
+// their outer borders already matched, the wake flags the CPU set while
+// stepping them stand; the import only wakes what it must.
+#include "engine/hybrid_backend.h"
+
+#include <algorithm>
+#include <chrono>
+#include <utility>
+
+#include "cpu/simd/tile_step.h"
+#include "engine/core/error.h"
+#include "engine/grid_stepper.h"
+#include "sparse/sparse_grid.h"
+
+namespace gol {
+namespace {
+
+using gpu::TileRect;
+using sparse::TileOwner;
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// A GPU region as the backend keeps it: the pool's id, its tiles (wrapped
+// on a torus), which of them are ghosts here, and the ring the pool needs
+// uploaded every epoch.
+struct Region {
+  int id = 0;
+  TileRect rect;
+  std::vector<TileCoord> owned;     // row-major over rect, as activity() lists them
+  std::vector<TileCoord> boundary;  // the edge tiles: the CPU's ghosts
+  std::vector<TileCoord> ring;      // the CPU tiles around it
+  int epochs_held = 0;
+  bool stepped = false;  // the pool has run an epoch since it was added
+};
+
+class HybridBackend final : public Backend {
+ public:
+  HybridBackend(const BackendOptions& options, std::unique_ptr<gpu::TilePool> pool,
+                const HybridOptions& hybrid)
+      : options_(hybrid),
+        stepper_(options.threads, cpu::SimdLibrary::kHighway),
+        pool_(std::move(pool)),
+        costs_(hybrid.fixed_costs.value_or(hybrid::default_cost_model(stepper_.threads()))) {
+    GOL_CHECK(options_.epoch_generations >= 1 &&
+              options_.epoch_generations <= gpu::kMaxEpochGenerations);
+    GOL_CHECK(options_.partition_every >= 1);
+  }
+
+  std::string name() const override {
+    return pool_->name() == "cpu-standin" ? "hybrid-standin" : "hybrid";
+  }
+
+  void load(const CellSet& cells, const Rule& rule, const Topology& topology) override {
+    if (!topology.is_torus() && rule.births_on_zero()) {
+      throw InputError("rule " + rule.to_string() + " has B0 and cannot run on the plane");
+    }
+    rule_ = rule;
+    torus_ = topology.is_torus()
+                 ? hybrid::TorusTiles{topology.width / kTileSize, topology.height / kTileSize}
+                 : hybrid::TorusTiles{};
+    grid_.load(cells, topology, topology.is_torus() && rule.births_on_zero());
+    pool_->reset(rule, torus_.x, torus_.y);
+    regions_.clear();
+    costs_ = hybrid::CostCalibration(
+        options_.fixed_costs.value_or(hybrid::default_cost_model(stepper_.threads())));
+    epochs_ = 0;
+    epochs_since_partition_ = options_.partition_every;  // partition before the first epoch
+    cpu_tiles_stepped_ = 0;
+    cpu_tiles_last_generation_ = 0;
+    for (const TileRect& rect : options_.fixed_regions)
+      add_region(hybrid::fit_to_torus(rect, torus_));
+    grid_.replan();
+  }
+
+  void step(uint64_t generations) override {
+    while (generations > 0) {
+      if (regions_.empty() && grid_.active().empty()) {
+        grid_.advance_asleep(generations);
+        cpu_tiles_last_generation_ = 0;
+        return;
+      }
+      const int k = static_cast<int>(
+          std::min<uint64_t>(static_cast<uint64_t>(options_.epoch_generations), generations));
+      if (options_.fixed_regions.empty() && epochs_since_partition_ >= options_.partition_every) {
+        repartition(k);
+        epochs_since_partition_ = 0;
+      }
+      run_epoch(k);
+      ++epochs_since_partition_;
+      generations -= static_cast<uint64_t>(k);
+    }
+  }
+
+  uint64_t population() const override {
+    uint64_t count = grid_.cpu_population();
+    for (const Region& region : regions_) {
+      count += region.stepped ? pool_->activity(region.id).population : population_held(region);
+    }
+    return count;
+  }
+
+  CellSet cells() const override {
+    CellSet result = grid_.cpu_cells();
+    for (const Region& region : regions_) {
+      std::vector<Tile> tiles(region.owned.size());
+      pool_->download(region.id, region.owned, tiles, {});
+      for (size_t i = 0; i < tiles.size(); ++i) {
+        if (!tiles[i].empty()) result.put_tile(region.owned[i], tiles[i]);
+      }
+    }
+    return result;
+  }
+
+  BackendStats stats() const override {
+    const gpu::TilePoolStats pool = pool_->stats();
+    BackendStats stats;
+    uint64_t gpu_tiles = 0;
+    uint64_t gpu_stepped = 0;
+    for (const Region& region : regions_) {
+      gpu_tiles += static_cast<uint64_t>(region.rect.area());
+      gpu_stepped += static_cast<uint64_t>(region.rect.area() + region.ring.size());
+    }
+    stats.cells_computed = cpu_tiles_stepped_ * kTileSize * kTileSize + pool.cells_computed;
+    stats.tiles_active = cpu_tiles_last_generation_ + gpu_stepped;
+    stats.tiles_total = grid_.tile_count();
+    stats.simd_target = cpu::simd_target_name(stepper_.library());
+    stats.threads = stepper_.threads();
+    stats.device_seconds = pool.device_seconds;
+    stats.transfer_seconds = pool.transfer_seconds;
+    stats.tiles_gpu = gpu_tiles;
+    stats.tiles_cpu = grid_.tile_count() - gpu_tiles;
+    stats.epochs = epochs_;
+    stats.bytes_uploaded = pool.bytes_uploaded;
+    stats.bytes_downloaded = pool.bytes_downloaded;
+    return stats;
+  }
+
+ private:
+  TileCoord canonical(TileCoord coord) const {
+    return torus_.is_torus() ? TileCoord{wrap(coord.tx, torus_.x), wrap(coord.ty, torus_.y)}
+                             : coord;
+  }
+
+  bool wraps_whole_torus(const TileRect& rect) const {
+    return torus_.is_torus() && rect.width == torus_.x && rect.height == torus_.y;
+  }
+
+  // A region's population from the grid's copies, exact until its first
+  // epoch on the pool.
+  uint64_t population_held(const Region& region) const {
+    const int parity = static_cast<int>(grid_.generation() & 1);
+    uint64_t count = 0;
+    for (const TileCoord& coord : region.owned) {
+      count += grid_.map().tile(parity, grid_.map().find(coord)).population();
+    }
+    return count;
+  }
+
+  // One epoch of k generations: rings up, the pool's epoch launched, the
+  // CPU's tiles and ghosts stepped meanwhile, the ghosts brought back.
+  void run_epoch(int k) {
+    ++epochs_;
+    if (regions_.empty()) {
+      step_cpu(k);
+      return;
+    }
+    upload_rings();
+    const double device_before = pool_->stats().device_seconds;
+    pool_->step_async(k);
+    step_cpu(k);
+    pool_->wait();
+    if (options_.calibrate_gpu && !options_.fixed_costs) {
+      uint64_t stepped = 0;
+      for (const Region& region : regions_) {
+        stepped += static_cast<uint64_t>(region.rect.area() + region.ring.size());
+      }
+      costs_.observe_gpu(pool_->stats().device_seconds - device_before,
+                         stepped * static_cast<uint64_t>(k), regions_.size());
+    }
+    for (Region& region : regions_) {
+      ++region.epochs_held;
+      region.stepped = true;
+    }
+    import_ghosts();
+  }
+
+  void step_cpu(int k) {
+    const uint64_t before = stepper_.tiles_stepped();
+    const auto start = std::chrono::steady_clock::now();
+    cpu_tiles_last_generation_ = stepper_.step(grid_, rule_, static_cast<uint64_t>(k));
+    const uint64_t stepped = stepper_.tiles_stepped() - before;
+    cpu_tiles_stepped_ += stepped;
+    if (!options_.fixed_costs) costs_.observe_cpu(seconds_since(start), stepped);
+  }
+
+  // The CPU tiles around each region at generation t. Every epoch leaves
+  // the pool's ring dead, so empty and absent tiles need not go up.
+  void upload_rings() {
+    const int parity = static_cast<int>(grid_.generation() & 1);
+    std::vector<TileCoord> coords;
+    std::vector<Tile> tiles;
+    for (const Region& region : regions_) {
+      coords.clear();
+      tiles.clear();
+      for (const TileCoord& coord : region.ring) {
+        const int32_t slot = grid_.map().find(coord);
+        if (slot == sparse::TileMap::kAbsent || !grid_.map().summary(parity, slot).nonempty) {
+          continue;
+        }
+        coords.push_back(coord);
+        tiles.push_back(grid_.map().tile(parity, slot));
+      }
+      if (!coords.empty()) pool_->upload(region.id, coords, tiles, {});
+    }
+  }
+
+  // Each region's edge tiles at t+k and t+k-1 become the CPU's ghosts.
+  void import_ghosts() {
+    std::vector<Tile> current;
+    std::vector<Tile> previous;
+    for (const Region& region : regions_) {
+      if (region.boundary.empty()) continue;
+      current.resize(region.boundary.size());
+      previous.resize(region.boundary.size());
+      pool_->download(region.id, region.boundary, current, previous);
+      for (size_t i = 0; i < region.boundary.size(); ++i) {
+        grid_.import_tile(grid_.map().find(region.boundary[i]), current[i], previous[i]);
+      }
+    }
+    grid_.replan();
+  }
+
+  void add_region(const TileRect& rect) {
+    Region region;
+    region.rect = rect;
+    region.id = pool_->add_region(rect);
+    const bool whole = wraps_whole_torus(rect);
+    for (int64_t dy = -1; dy <= rect.height; ++dy) {
+      for (int64_t dx = -1; dx <= rect.width; ++dx) {
+        const bool owned = dx >= 0 && dy >= 0 && dx < rect.width && dy < rect.height;
+        const TileCoord coord = canonical({rect.tx + dx, rect.ty + dy});
+        if (!owned) {
+          if (!whole) region.ring.push_back(coord);
+          continue;
+        }
+        region.owned.push_back(coord);
+        const bool edge = dx == 0 || dy == 0 || dx == rect.width - 1 || dy == rect.height - 1;
+        if (edge && !whole) region.boundary.push_back(coord);
+      }
+    }
+    upload_owned(region);
+    for (const TileCoord& coord : region.owned)
+      grid_.set_owner(grid_.map().find(coord), TileOwner::kGpu);
+    for (const TileCoord& coord : region.boundary) {
+      grid_.set_owner(grid_.map().find(coord), TileOwner::kGhost);
+    }
+    regions_.push_back(std::move(region));
+  }
+
+  // A new region's tiles at t and t-1 from the grid, which holds them
+  // exactly until now; the pool starts with every tile dead, so only live
+  // ones go up.
+  void upload_owned(const Region& region) {
+    const int parity = static_cast<int>(grid_.generation() & 1);
+    std::vector<TileCoord> coords;
+    std::vector<Tile> current;
+    std::vector<Tile> previous;
+    for (const TileCoord& coord : region.owned) {
+      const int32_t slot = grid_.ensure_tile(coord);
+      GOL_CHECK(slot != sparse::TileMap::kAbsent);
+      const auto& map = grid_.map();
+      if (!map.summary(parity, slot).nonempty && !map.summary(parity ^ 1, slot).nonempty) continue;
+      coords.push_back(coord);
+      current.push_back(map.tile(parity, slot));
+      previous.push_back(map.tile(parity ^ 1, slot));
+    }
+    // At generation 0 the grid's t-1 is t itself, which is what the pool
+    // assumes without it.
+    if (grid_.generation() == 0) previous.clear();
+    if (!coords.empty()) pool_->upload(region.id, coords, current, previous);
+  }
+
+  // Hands a region back: its tiles at t and t-1 come down, are imported
+  // and wake.
+  void release_region(size_t index) {
+    const Region& region = regions_[index];
+    std::vector<Tile> current(region.owned.size());
+    std::vector<Tile> previous(region.owned.size());
+    pool_->download(region.id, region.owned, current, previous);
+    for (size_t i = 0; i < region.owned.size(); ++i) {
+      const int32_t slot = grid_.map().find(region.owned[i]);
+      grid_.import_tile(slot, current[i], previous[i]);
+      grid_.set_owner(slot, TileOwner::kCpu);
+    }
+    pool_->remove_region(region.id);
+    regions_.erase(regions_.begin() + static_cast<std::ptrdiff_t>(index));
+  }
+
+  // The active tiles the partition clusters: the CPU's own active tiles and
+  // the tiles each region changed in its last step.
+  std::vector<TileCoord> activity(std::vector<hybrid::HeldRegion>& held) const {
+    std::vector<TileCoord> active;
+    for (int32_t slot : grid_.active()) {
+      if (grid_.owner(slot) == TileOwner::kCpu) active.push_back(grid_.map().coord(slot));
+    }
+    for (const Region& region : regions_) {
+      const gpu::RegionActivity activity = pool_->activity(region.id);
+      int64_t changed = 0;
+      for (size_t i = 0; i < region.owned.size(); ++i) {
+        if (!activity.changed[i]) continue;
+        active.push_back(region.owned[i]);
+        ++changed;
+      }
+      held.push_back({region.rect, changed, region.epochs_held});
+    }
+    return active;
+  }
+
+  void repartition(int k) {
+    std::vector<hybrid::HeldRegion> held;
+    const std::vector<TileCoord> active = activity(held);
+    const std::vector<hybrid::Cluster> clusters =
+        hybrid::find_clusters(active, torus_, options_.clusters);
+    const hybrid::PartitionPlan plan = hybrid::plan_partition(
+        held, clusters, active, costs_.model(), k, torus_, options_.partition);
+    if (plan.release.empty() && plan.add.empty()) return;
+    // Released from the back, so the indices of the others stay valid.
+    for (auto it = plan.release.rbegin(); it != plan.release.rend(); ++it) release_region(*it);
+    for (const TileRect& rect : plan.add) add_region(rect);
+    grid_.replan();
+  }
+
+  HybridOptions options_;
+  GridStepper stepper_;
+  std::unique_ptr<gpu::TilePool> pool_;
+  hybrid::CostCalibration costs_;
+  sparse::SparseGrid grid_;
+  Rule rule_;
+  hybrid::TorusTiles torus_;
+  std::vector<Region> regions_;
+  uint64_t epochs_ = 0;
+  int epochs_since_partition_ = 0;
+  uint64_t cpu_tiles_stepped_ = 0;
+  uint64_t cpu_tiles_last_generation_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_hybrid_backend(const BackendOptions& options,
+                                             std::unique_ptr<gpu::TilePool> pool,
+                                             const HybridOptions& hybrid) {
+  return std::make_unique<HybridBackend>(options, std::move(pool), hybrid);
+}
+
+}  // namespace gol

@@ -1,0 +1,384 @@
+// Clusters, costs and the partition plan of the hybrid scheduler (see
+// hybrid_partition.h).
+#include "engine/hybrid_partition.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "engine/core/error.h"
+#include "sparse/tile_map.h"
+
+namespace gol::hybrid {
+namespace {
+
+// One axis of a rectangle: [start, start + length), modulo `modulus` on a
+// torus (modulus > 0), where a length of `modulus` is the whole axis.
+struct Span {
+  int64_t start;
+  int64_t length;
+};
+
+Span x_span(const gpu::TileRect& rect) { return {rect.tx, rect.width}; }
+Span y_span(const gpu::TileRect& rect) { return {rect.ty, rect.height}; }
+gpu::TileRect make_rect(Span x, Span y) { return {x.start, y.start, x.length, y.length}; }
+
+bool spans_overlap(Span a, Span b, int64_t modulus) {
+  if (modulus == 0) return a.start < b.start + b.length && b.start < a.start + a.length;
+  return wrap(b.start - a.start, modulus) < a.length || wrap(a.start - b.start, modulus) < b.length;
+}
+
+Span grown(Span span, int64_t by, int64_t modulus) {
+  Span result{span.start - by, span.length + 2 * by};
+  if (modulus > 0) {
+    if (result.length >= modulus) return {0, modulus};
+    result.start = wrap(result.start, modulus);
+  }
+  return result;
+}
+
+// The shortest span holding both: on a circle it starts where one of them
+// starts.
+Span span_cover(Span a, Span b, int64_t modulus) {
+  if (modulus == 0) {
+    const int64_t start = std::min(a.start, b.start);
+    return {start, std::max(a.start + a.length, b.start + b.length) - start};
+  }
+  const int64_t from_a = std::max(a.length, wrap(b.start - a.start, modulus) + b.length);
+  const int64_t from_b = std::max(b.length, wrap(a.start - b.start, modulus) + a.length);
+  const Span best = from_a <= from_b ? Span{a.start, from_a} : Span{b.start, from_b};
+  return best.length >= modulus ? Span{0, modulus} : best;
+}
+
+bool span_contains(Span outer, Span inner, int64_t modulus) {
+  if (modulus == 0) {
+    return outer.start <= inner.start && inner.start + inner.length <= outer.start + outer.length;
+  }
+  if (outer.length == modulus) return true;
+  return wrap(inner.start - outer.start, modulus) + inner.length <= outer.length;
+}
+
+int64_t floor_div(int64_t value, int64_t divisor) {
+  const int64_t quotient = value / divisor;
+  return quotient * divisor > value ? quotient - 1 : quotient;
+}
+
+// Tiles of ghosts (the rectangle's edge) and of the ring outside it.
+int64_t edge_tiles(const gpu::TileRect& rect) {
+  return rect.area() - std::max<int64_t>(0, rect.width - 2) * std::max<int64_t>(0, rect.height - 2);
+}
+
+bool is_whole_torus(const gpu::TileRect& rect, const TorusTiles& torus) {
+  return torus.is_torus() && rect.width == torus.x && rect.height == torus.y;
+}
+
+// Active tiles counted by block, with the bounds of the active tiles in
+// each block (offsets within it), so cluster rectangles are tight.
+struct BlockStat {
+  int64_t count = 0;
+  int64_t min_x = 0, max_x = 0, min_y = 0, max_y = 0;
+};
+
+struct BlockKeyHash {
+  size_t operator()(TileCoord block) const {
+    return std::hash<int64_t>()(block.tx * 0x9E3779B97F4A7C15ull ^ block.ty);
+  }
+};
+
+using BlockMap = std::unordered_map<TileCoord, BlockStat, BlockKeyHash>;
+
+BlockMap count_blocks(std::span<const TileCoord> active, int64_t block) {
+  BlockMap blocks;
+  blocks.reserve(active.size() / 16 + 16);
+  for (const TileCoord& tile : active) {
+    const TileCoord key{floor_div(tile.tx, block), floor_div(tile.ty, block)};
+    const int64_t x = tile.tx - key.tx * block;
+    const int64_t y = tile.ty - key.ty * block;
+    BlockStat& stat = blocks[key];
+    if (stat.count++ == 0) {
+      stat = {1, x, x, y, y};
+    } else {
+      stat.min_x = std::min(stat.min_x, x);
+      stat.max_x = std::max(stat.max_x, x);
+      stat.min_y = std::min(stat.min_y, y);
+      stat.max_y = std::max(stat.max_y, y);
+    }
+  }
+  return blocks;
+}
+
+// The tight rectangle of a block's active tiles.
+gpu::TileRect block_rect(TileCoord key, const BlockStat& stat, int64_t block) {
+  return {key.tx * block + stat.min_x, key.ty * block + stat.min_y, stat.max_x - stat.min_x + 1,
+          stat.max_y - stat.min_y + 1};
+}
+
+// Merges clusters whose rectangles conflict until none do.
+void merge_conflicting(std::vector<Cluster>& clusters, const TorusTiles& torus) {
+  for (bool merged = true; merged;) {
+    merged = false;
+    for (size_t i = 0; i < clusters.size() && !merged; ++i) {
+      for (size_t j = i + 1; j < clusters.size(); ++j) {
+        if (!rects_conflict(clusters[i].rect, clusters[j].rect, torus)) continue;
+        clusters[i].rect =
+            fit_to_torus(rect_cover(clusters[i].rect, clusters[j].rect, torus), torus);
+        clusters[i].active_tiles += clusters[j].active_tiles;
+        clusters.erase(clusters.begin() + static_cast<std::ptrdiff_t>(j));
+        merged = true;
+        break;
+      }
+    }
+  }
+}
+
+bool within_plane_range(const gpu::TileRect& rect) {
+  // The ring too must be creatable.
+  const int64_t limit = sparse::kMaxTileCoordinate - 1;
+  return rect.tx > -limit && rect.ty > -limit && rect.tx + rect.width < limit &&
+         rect.ty + rect.height < limit;
+}
+
+}  // namespace
+
+double CostModel::cpu_epoch_ns(int64_t active_tiles, int generations) const {
+  return static_cast<double>(active_tiles) * generations * cpu_ns_per_tile;
+}
+
+double CostModel::gpu_epoch_ns(const gpu::TileRect& owned, const TorusTiles& torus,
+                               int generations) const {
+  if (is_whole_torus(owned, torus)) {
+    return gpu_overhead_ns + static_cast<double>(owned.area()) * generations * gpu_ns_per_tile;
+  }
+  const auto stepped = static_cast<double>((owned.width + 2) * (owned.height + 2));
+  const auto ghosts = static_cast<double>(edge_tiles(owned));
+  const double ring = stepped - static_cast<double>(owned.area());
+  // A ring tile goes up once an epoch; a ghost comes down at t and t-1.
+  constexpr double kTileBytes = sizeof(Tile) + 4;
+  const double bytes = (ring + 2 * ghosts) * kTileBytes;
+  return gpu_overhead_ns + stepped * generations * gpu_ns_per_tile +
+         ghosts * generations * cpu_ns_per_tile + bytes * transfer_ns_per_byte;
+}
+
+CostModel default_cost_model(int cpu_threads) {
+  // On the H100 machine `simd` steps a 16384^2 soup at about 14 ns a tile
+  // generation with 16 threads (issue 7: 3.69 s for 4096 generations),
+  // some 200 ns of one core; the multi-step kernel runs 4096^2 tori at
+  // 11.7 T cells/s, 0.35 ns a tile generation, and an epoch's launch, sync
+  // and activity copy take some tens of microseconds.
+  CostModel model;
+  model.cpu_ns_per_tile = 200.0 / std::max(1, cpu_threads);
+  model.gpu_overhead_ns = 30e3;
+  model.gpu_ns_per_tile = 0.4;
+  model.transfer_ns_per_byte = 0.1;  // 10 GB/s through pinned memory
+  return model;
+}
+
+namespace {
+
+// Weight of the newest observation in the running averages: a handful of
+// epochs, so the model follows a settling soup without jumping on noise.
+constexpr double kNewWeight = 0.25;
+// Observations smaller than this are mostly fixed costs and say little
+// about the cost of a tile.
+constexpr uint64_t kMinObservedTiles = 2048;
+
+double blend(double old_value, double sample) {
+  return old_value + kNewWeight * (sample - old_value);
+}
+
+}  // namespace
+
+void CostCalibration::observe_cpu(double seconds, uint64_t tile_generations) {
+  if (tile_generations < kMinObservedTiles) return;
+  model_.cpu_ns_per_tile =
+      blend(model_.cpu_ns_per_tile, seconds * 1e9 / static_cast<double>(tile_generations));
+}
+
+void CostCalibration::observe_gpu(double seconds, uint64_t tile_generations, size_t regions) {
+  if (regions == 0 || tile_generations == 0) return;
+  const double nanoseconds = seconds * 1e9;
+  const double fixed = model_.gpu_overhead_ns * static_cast<double>(regions);
+  const double variable = model_.gpu_ns_per_tile * static_cast<double>(tile_generations);
+  if (variable >= fixed) {
+    model_.gpu_ns_per_tile =
+        blend(model_.gpu_ns_per_tile,
+              std::max(0.0, nanoseconds - fixed) / static_cast<double>(tile_generations));
+  } else {
+    model_.gpu_overhead_ns = blend(model_.gpu_overhead_ns, std::max(0.0, nanoseconds - variable) /
+                                                               static_cast<double>(regions));
+  }
+}
+
+bool rects_conflict(const gpu::TileRect& a, const gpu::TileRect& b, const TorusTiles& torus) {
+  return spans_overlap(grown(x_span(a), 1, torus.x), x_span(b), torus.x) &&
+         spans_overlap(grown(y_span(a), 1, torus.y), y_span(b), torus.y);
+}
+
+gpu::TileRect rect_cover(const gpu::TileRect& a, const gpu::TileRect& b, const TorusTiles& torus) {
+  return make_rect(span_cover(x_span(a), x_span(b), torus.x),
+                   span_cover(y_span(a), y_span(b), torus.y));
+}
+
+bool rect_contains(const gpu::TileRect& outer, const gpu::TileRect& inner,
+                   const TorusTiles& torus) {
+  return span_contains(x_span(outer), x_span(inner), torus.x) &&
+         span_contains(y_span(outer), y_span(inner), torus.y);
+}
+
+bool rect_contains(const gpu::TileRect& rect, TileCoord coord, const TorusTiles& torus) {
+  return rect_contains(rect, gpu::TileRect{coord.tx, coord.ty, 1, 1}, torus);
+}
+
+gpu::TileRect fit_to_torus(const gpu::TileRect& rect, const TorusTiles& torus) {
+  if (!torus.is_torus()) return rect;
+  if (rect.width + 2 > torus.x || rect.height + 2 > torus.y) return {0, 0, torus.x, torus.y};
+  return {wrap(rect.tx, torus.x), wrap(rect.ty, torus.y), rect.width, rect.height};
+}
+
+std::vector<Cluster> find_clusters(std::span<const TileCoord> active, const TorusTiles& torus,
+                                   const ClusterOptions& options) {
+  const int64_t block = options.block;
+  const BlockMap blocks = count_blocks(active, block);
+  std::unordered_map<TileCoord, bool, BlockKeyHash> visited;
+  for (const auto& [key, stat] : blocks) {
+    if (stat.count >= options.dense_block_tiles) visited.emplace(key, false);
+  }
+  // Blocks per axis on a torus, where block neighbours wrap.
+  const int64_t blocks_x = torus.is_torus() ? (torus.x + block - 1) / block : 0;
+  const int64_t blocks_y = torus.is_torus() ? (torus.y + block - 1) / block : 0;
+  std::vector<Cluster> clusters;
+  std::vector<TileCoord> queue;
+  // Visiting in order of coordinates makes the clusters the same on every run.
+  std::vector<TileCoord> dense;
+  for (const auto& entry : visited) dense.push_back(entry.first);
+  std::sort(dense.begin(), dense.end());
+  for (const TileCoord& seed : dense) {
+    if (visited[seed]) continue;
+    visited[seed] = true;
+    queue.assign(1, seed);
+    Cluster cluster;
+    // Breadth first, so the cover grows contiguously and stays short when
+    // it wraps around a torus.
+    for (size_t next = 0; next < queue.size(); ++next) {
+      const TileCoord key = queue[next];
+      const BlockStat& stat = blocks.at(key);
+      const gpu::TileRect tight = block_rect(key, stat, block);
+      cluster.rect = cluster.active_tiles == 0 ? tight : rect_cover(cluster.rect, tight, torus);
+      cluster.active_tiles += stat.count;
+      for (int direction = 0; direction < sparse::kDirections; ++direction) {
+        TileCoord other{key.tx + sparse::kDirectionDx[direction],
+                        key.ty + sparse::kDirectionDy[direction]};
+        if (torus.is_torus()) other = {wrap(other.tx, blocks_x), wrap(other.ty, blocks_y)};
+        const auto it = visited.find(other);
+        if (it == visited.end() || it->second) continue;
+        it->second = true;
+        queue.push_back(other);
+      }
+    }
+    const gpu::TileRect margin_rect =
+        make_rect(grown(x_span(cluster.rect), options.margin, torus.x),
+                  grown(y_span(cluster.rect), options.margin, torus.y));
+    cluster.rect = fit_to_torus(margin_rect, torus);
+    if (!torus.is_torus() && !within_plane_range(cluster.rect)) continue;
+    clusters.push_back(cluster);
+  }
+  merge_conflicting(clusters, torus);
+  return clusters;
+}
+
+namespace {
+
+// A region of the plan being built: a held one kept, or a new one.
+struct Planned {
+  gpu::TileRect rect;
+  int64_t active_tiles;
+  int64_t held_index;  // -1 for a new region
+};
+
+int64_t active_outside(std::span<const TileCoord> active, const gpu::TileRect& rect,
+                       const std::vector<Planned>& absorbed, const TorusTiles& torus) {
+  int64_t count = 0;
+  for (const TileCoord& tile : active) {
+    if (!rect_contains(rect, tile, torus)) continue;
+    bool inside_absorbed = false;
+    for (const Planned& region : absorbed) {
+      inside_absorbed = inside_absorbed || rect_contains(region.rect, tile, torus);
+    }
+    count += inside_absorbed ? 0 : 1;
+  }
+  return count;
+}
+
+}  // namespace
+
+PartitionPlan plan_partition(std::span<const HeldRegion> held, std::span<const Cluster> clusters,
+                             std::span<const TileCoord> active, const CostModel& costs,
+                             int generations, const TorusTiles& torus,
+                             const PartitionOptions& options) {
+  std::vector<Planned> plan;
+  for (size_t i = 0; i < held.size(); ++i) {
+    const HeldRegion& region = held[i];
+    if (region.changed_tiles == 0) continue;  // asleep: the CPU holds it for free
+    const double on_gpu = costs.gpu_epoch_ns(region.rect, torus, generations);
+    const double on_cpu = costs.cpu_epoch_ns(region.changed_tiles, generations);
+    if (region.epochs_held >= options.min_epochs_held && on_gpu > options.keep_ratio * on_cpu) {
+      continue;
+    }
+    plan.push_back({region.rect, region.changed_tiles, static_cast<int64_t>(i)});
+  }
+  for (const Cluster& cluster : clusters) {
+    std::vector<Planned> absorbed;
+    gpu::TileRect rect = cluster.rect;
+    bool contained = false;
+    // Absorb every planned region the growing rectangle touches.
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (size_t i = 0; i < plan.size(); ++i) {
+        if (!rects_conflict(rect, plan[i].rect, torus)) continue;
+        contained = contained || (absorbed.empty() && rect_contains(plan[i].rect, rect, torus));
+        rect = fit_to_torus(rect_cover(rect, plan[i].rect, torus), torus);
+        absorbed.push_back(plan[i]);
+        plan.erase(plan.begin() + static_cast<std::ptrdiff_t>(i));
+        grew = true;
+        break;
+      }
+    }
+    const auto restore = [&] { plan.insert(plan.end(), absorbed.begin(), absorbed.end()); };
+    if (contained && absorbed.size() == 1) {
+      restore();  // activity inside a region it already has
+      continue;
+    }
+    double absorbed_ns = 0;
+    int64_t absorbed_active = 0;
+    for (const Planned& region : absorbed) {
+      absorbed_ns += costs.gpu_epoch_ns(region.rect, torus, generations);
+      absorbed_active += region.active_tiles;
+    }
+    // What moves is the activity outside the absorbed regions; the regions'
+    // own cost is paid either way.
+    const int64_t moving =
+        absorbed.empty() ? cluster.active_tiles : active_outside(active, rect, absorbed, torus);
+    const double extra_ns = costs.gpu_epoch_ns(rect, torus, generations) - absorbed_ns;
+    if (moving > 0 && extra_ns <= options.create_ratio * costs.cpu_epoch_ns(moving, generations)) {
+      plan.push_back({rect, moving + absorbed_active, -1});
+    } else {
+      restore();
+    }
+  }
+  PartitionPlan result;
+  std::vector<bool> kept(held.size(), false);
+  for (size_t i = 0; i < plan.size(); ++i) {
+    for (size_t j = i + 1; j < plan.size(); ++j)
+      GOL_CHECK(!rects_conflict(plan[i].rect, plan[j].rect, torus));
+    if (plan[i].held_index >= 0) {
+      kept[static_cast<size_t>(plan[i].held_index)] = true;
+    } else {
+      result.add.push_back(plan[i].rect);
+    }
+  }
+  for (size_t i = 0; i < held.size(); ++i) {
+    if (!kept[i]) result.release.push_back(i);
+  }
+  return result;
+}
+
+}  // namespace gol::hybrid

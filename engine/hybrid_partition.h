@@ -1,0 +1,129 @@
+// Where the hybrid scheduler puts its tiles: clusters of active tiles,
+// their cost on either side, and which GPU regions to keep, release or add
+// at an epoch boundary. Pure planning over tile coordinates; the backend
+// (engine/hybrid_backend.cpp) carries the plan out.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "engine/core/tile.h"
+#include "gpu/tile_pool.h"
+
+namespace gol::hybrid {
+
+// The world's shape in tiles: 0 x 0 on the plane.
+struct TorusTiles {
+  int64_t x = 0;
+  int64_t y = 0;
+  bool is_torus() const { return x > 0; }
+};
+
+// What an epoch of k generations costs, in wall nanoseconds, on each side.
+// The two sides run at once, but a tile stepped on one side is work the
+// other need not do, so comparing the sums is what decides a cluster.
+struct CostModel {
+  double cpu_ns_per_tile = 0;       // one tile, one generation, on all CPU workers
+  double gpu_overhead_ns = 0;       // one region, one epoch: launch, sync, small copies
+  double gpu_ns_per_tile = 0;       // one tile of a region's rectangle+ring, one generation
+  double transfer_ns_per_byte = 0;  // host<->device, either way
+
+  double cpu_epoch_ns(int64_t active_tiles, int generations) const;
+  // The region's device time, its ghosts stepped on the CPU, and the ring
+  // and boundary tiles crossing the bus.
+  double gpu_epoch_ns(const gpu::TileRect& owned, const TorusTiles& torus, int generations) const;
+};
+
+// Rough figures of the H100 machine (16 cores): the start of calibration,
+// and the GPU side of the stand-in, which must look like a GPU for the
+// scheduler's migrations to be exercised where there is none.
+CostModel default_cost_model(int cpu_threads);
+
+// Refines a CostModel from what epochs cost: exponential averages, so the
+// model follows a world whose cost per tile drifts (soups settle into ash).
+class CostCalibration {
+ public:
+  explicit CostCalibration(const CostModel& start) : model_(start) {}
+  // `tile_generations` tiles stepped on the CPU took `seconds` of wall time.
+  void observe_cpu(double seconds, uint64_t tile_generations);
+  // An epoch of `regions` regions and `tile_generations` rectangle+ring
+  // tiles stepped took `seconds` on the device. The overhead is learnt from
+  // small epochs, the cost per tile from large ones.
+  void observe_gpu(double seconds, uint64_t tile_generations, size_t regions);
+  const CostModel& model() const { return model_; }
+
+ private:
+  CostModel model_;
+};
+
+// A rectangle of tiles holding dense activity, and how many active tiles
+// it holds.
+struct Cluster {
+  gpu::TileRect rect;
+  int64_t active_tiles = 0;
+};
+
+struct ClusterOptions {
+  // Side of the square blocks of tiles in which activity is counted.
+  int64_t block = 8;
+  // Active tiles a block needs to count as dense.
+  int64_t dense_block_tiles = 8;
+  // Tiles of margin around a cluster's active tiles, so the fringe of a
+  // soup (and its first escaping debris) stays inside the region.
+  int64_t margin = 2;
+};
+
+// The active tiles grouped into clusters: dense blocks joined with their
+// eight neighbours, each group's active tiles bounded by a rectangle with
+// a margin, and rectangles that would not leave a tile between them merged.
+// On a torus, rectangles wrap; one whose ring would meet itself becomes the
+// whole torus. On the plane, clusters reaching beyond the tile range are
+// dropped (they stay on the CPU).
+std::vector<Cluster> find_clusters(std::span<const TileCoord> active, const TorusTiles& torus,
+                                   const ClusterOptions& options);
+
+// A GPU region as the planner sees it.
+struct HeldRegion {
+  gpu::TileRect rect;
+  int64_t changed_tiles = 0;  // tiles changed by the last step of the last epoch
+  int epochs_held = 0;
+};
+
+struct PartitionOptions {
+  // A cluster moves to the GPU when that costs at most this fraction of
+  // stepping it on the CPU, and a region returns when it costs more than
+  // kKeep times that: the band between them is the hysteresis that keeps
+  // tiles from bouncing between the sides.
+  double create_ratio = 0.5;
+  double keep_ratio = 2.0;
+  // A region is not returned for being sparse before this many epochs
+  // (one that falls asleep returns at once).
+  int min_epochs_held = 4;
+};
+
+struct PartitionPlan {
+  std::vector<size_t> release;     // indices into the held regions
+  std::vector<gpu::TileRect> add;  // new regions, never conflicting with kept ones
+};
+
+// Decides the partition for the next epochs: regions asleep or no longer
+// worth their cost are released; clusters worth the GPU become regions,
+// absorbing held regions they touch (a region grows by release and add).
+PartitionPlan plan_partition(std::span<const HeldRegion> held, std::span<const Cluster> clusters,
+                             std::span<const TileCoord> active, const CostModel& costs,
+                             int generations, const TorusTiles& torus,
+                             const PartitionOptions& options);
+
+// Whether two owned rectangles are too close for regions: one's ring
+// would hold the other's tiles.
+bool rects_conflict(const gpu::TileRect& a, const gpu::TileRect& b, const TorusTiles& torus);
+// The smallest rectangle holding both (wrapping the shorter way on a torus).
+gpu::TileRect rect_cover(const gpu::TileRect& a, const gpu::TileRect& b, const TorusTiles& torus);
+bool rect_contains(const gpu::TileRect& outer, const gpu::TileRect& inner, const TorusTiles& torus);
+bool rect_contains(const gpu::TileRect& rect, TileCoord coord, const TorusTiles& torus);
+// The whole torus when `rect`'s ring would meet itself around it (the
+// pool's rule), else `rect` with its origin wrapped into the torus.
+gpu::TileRect fit_to_torus(const gpu::TileRect& rect, const TorusTiles& torus);
+
+}  // namespace gol::hybrid

@@ -1,0 +1,221 @@
+// The hybrid scheduler's planning: rectangles on plane and torus, clusters
+// of active tiles, the cost model's calibration, and which regions a
+// partition pass keeps, releases and adds.
+#include "engine/hybrid_partition.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+namespace gol::hybrid {
+namespace {
+
+using gpu::TileRect;
+
+const TorusTiles kPlane{};
+
+// Every tile of `rect` (unwrapped), as active tiles.
+std::vector<TileCoord> filled(const TileRect& rect) {
+  std::vector<TileCoord> tiles;
+  for (int64_t ty = rect.ty; ty < rect.ty + rect.height; ++ty) {
+    for (int64_t tx = rect.tx; tx < rect.tx + rect.width; ++tx) tiles.push_back({tx, ty});
+  }
+  return tiles;
+}
+
+std::vector<TileCoord> joined(std::vector<TileCoord> a, const std::vector<TileCoord>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+TEST(HybridRects, ConflictMeansNoTileBetween) {
+  EXPECT_TRUE(rects_conflict({0, 0, 2, 2}, {2, 0, 2, 2}, kPlane));   // side by side
+  EXPECT_TRUE(rects_conflict({0, 0, 2, 2}, {2, 2, 2, 2}, kPlane));   // corner to corner
+  EXPECT_FALSE(rects_conflict({0, 0, 2, 2}, {3, 0, 2, 2}, kPlane));  // one tile apart
+  EXPECT_FALSE(rects_conflict({0, 0, 2, 2}, {3, 3, 1, 1}, kPlane));
+  // Across a torus's seam: columns 9 and 0 of ten touch.
+  const TorusTiles torus{10, 8};
+  EXPECT_TRUE(rects_conflict({8, 0, 2, 2}, {0, 0, 2, 2}, torus));
+  EXPECT_FALSE(rects_conflict({7, 0, 2, 2}, {0, 0, 2, 2}, torus));
+  EXPECT_TRUE(rects_conflict({0, 7, 1, 1}, {0, 0, 1, 1}, torus));
+}
+
+TEST(HybridRects, CoverWrapsTheShortWayOnATorus) {
+  const TorusTiles torus{10, 8};
+  EXPECT_EQ(rect_cover({8, 1, 2, 1}, {0, 1, 1, 2}, torus), (TileRect{8, 1, 3, 2}));
+  EXPECT_EQ(rect_cover({1, 1, 2, 1}, {5, 6, 1, 2}, torus), (TileRect{1, 6, 5, 4}));
+  EXPECT_EQ(rect_cover({1, 1, 2, 1}, {5, 6, 1, 2}, kPlane), (TileRect{1, 1, 5, 7}));
+  EXPECT_TRUE(rect_contains({8, 0, 4, 2}, TileCoord{1, 1}, torus));
+  EXPECT_FALSE(rect_contains({8, 0, 4, 2}, TileCoord{2, 1}, torus));
+  EXPECT_TRUE(rect_contains({8, 0, 4, 2}, TileRect{9, 0, 2, 1}, torus));
+}
+
+TEST(HybridRects, ARingThatWouldMeetItselfMakesTheWholeTorus) {
+  const TorusTiles torus{10, 8};
+  EXPECT_EQ(fit_to_torus({12, -1, 8, 3}, torus), (TileRect{2, 7, 8, 3}));
+  EXPECT_EQ(fit_to_torus({2, 2, 9, 3}, torus), (TileRect{0, 0, 10, 8}));
+  EXPECT_EQ(fit_to_torus({2, 2, 3, 7}, torus), (TileRect{0, 0, 10, 8}));
+  EXPECT_EQ(fit_to_torus({-5, 2, 9, 3}, kPlane), (TileRect{-5, 2, 9, 3}));
+}
+
+ClusterOptions options_with_margin(int64_t margin) {
+  ClusterOptions options;
+  options.margin = margin;
+  return options;
+}
+
+TEST(HybridClusters, DenseBlobsBecomeRectanglesWithAMargin) {
+  // Two blobs far apart and a scatter of single tiles (never dense).
+  std::vector<TileCoord> active = joined(filled({0, 0, 10, 6}), filled({100, -50, 4, 4}));
+  for (int64_t i = 0; i < 20; ++i) active.push_back({-200 + 9 * i, 300});
+  std::vector<Cluster> clusters = find_clusters(active, kPlane, options_with_margin(2));
+  ASSERT_EQ(clusters.size(), 2u);
+  std::sort(clusters.begin(), clusters.end(),
+            [](const Cluster& a, const Cluster& b) { return a.rect.tx < b.rect.tx; });
+  EXPECT_EQ(clusters[0].rect, (TileRect{-2, -2, 14, 10}));
+  EXPECT_EQ(clusters[0].active_tiles, 60);
+  EXPECT_EQ(clusters[1].rect, (TileRect{98, -52, 8, 8}));
+  EXPECT_EQ(clusters[1].active_tiles, 16);
+}
+
+TEST(HybridClusters, BlobsTooCloseForTwoRegionsMerge) {
+  // In blocks 0 and 2, 11 tiles apart: margins of 6 leave no tile between
+  // their rectangles, margins of 5 leave one.
+  const std::vector<TileCoord> active = joined(filled({0, 0, 8, 8}), filled({19, 0, 8, 8}));
+  const std::vector<Cluster> merged = find_clusters(active, kPlane, options_with_margin(6));
+  ASSERT_EQ(merged.size(), 1u);
+  EXPECT_EQ(merged[0].rect, (TileRect{-6, -6, 39, 20}));
+  EXPECT_EQ(merged[0].active_tiles, 128);
+  EXPECT_EQ(find_clusters(active, kPlane, options_with_margin(5)).size(), 2u);
+}
+
+TEST(HybridClusters, WrapAroundATorusOrBecomeIt) {
+  const TorusTiles torus{64, 48};
+  // A blob across the corner where the torus's edges meet.
+  const std::vector<TileCoord> corner =
+      joined(joined(filled({60, 44, 4, 4}), filled({0, 44, 4, 4})),
+             joined(filled({60, 0, 4, 4}), filled({0, 0, 4, 4})));
+  const std::vector<Cluster> clusters = find_clusters(corner, torus, options_with_margin(1));
+  ASSERT_EQ(clusters.size(), 1u);
+  EXPECT_EQ(clusters[0].rect, (TileRect{59, 43, 10, 10}));
+  // A band round the torus: the whole torus.
+  const std::vector<Cluster> band = find_clusters(filled({0, 10, 64, 8}), torus, {});
+  ASSERT_EQ(band.size(), 1u);
+  EXPECT_EQ(band[0].rect, (TileRect{0, 0, 64, 48}));
+}
+
+CostModel simple_costs() {
+  return {.cpu_ns_per_tile = 10,
+          .gpu_overhead_ns = 1000,
+          .gpu_ns_per_tile = 0.5,
+          .transfer_ns_per_byte = 0};
+}
+
+TEST(HybridCosts, GpuEpochCountsTheRingTheGhostsAndTheBus) {
+  CostModel costs = simple_costs();
+  // 4 x 3 owned: 6 x 5 stepped, 10 ghosts.
+  EXPECT_DOUBLE_EQ(costs.gpu_epoch_ns({0, 0, 4, 3}, kPlane, 2), 1000 + 30 * 2 * 0.5 + 10 * 2 * 10);
+  costs.transfer_ns_per_byte = 1;
+  // Ring (18 tiles) up, ghosts (10) down twice, 516 bytes a tile.
+  EXPECT_DOUBLE_EQ(costs.gpu_epoch_ns({0, 0, 4, 3}, kPlane, 2),
+                   1000 + 30 * 2 * 0.5 + 10 * 2 * 10 + (18 + 20) * 516.0);
+  // The whole torus has neither ring nor ghosts.
+  EXPECT_DOUBLE_EQ(costs.gpu_epoch_ns({0, 0, 4, 3}, {4, 3}, 2), 1000 + 12 * 2 * 0.5);
+  EXPECT_DOUBLE_EQ(costs.cpu_epoch_ns(7, 3), 7 * 3 * 10.0);
+}
+
+TEST(HybridCosts, CalibrationFollowsWhatEpochsCost) {
+  CostCalibration calibration(simple_costs());
+  for (int i = 0; i < 40; ++i) calibration.observe_cpu(40e-6, 1000);  // too small to count
+  EXPECT_DOUBLE_EQ(calibration.model().cpu_ns_per_tile, 10);
+  for (int i = 0; i < 40; ++i) calibration.observe_cpu(80e-6, 4000);  // 20 ns a tile
+  EXPECT_NEAR(calibration.model().cpu_ns_per_tile, 20, 0.01);
+  // Large epochs teach the cost per tile, small ones the overhead: truth
+  // is 3000 ns a region and 2 ns a tile.
+  for (int i = 0; i < 60; ++i) {
+    calibration.observe_gpu((3000.0 + 2.0 * 1e6) * 1e-9, 1000000, 1);
+    calibration.observe_gpu((2 * 3000.0 + 2.0 * 100) * 1e-9, 100, 2);
+  }
+  EXPECT_NEAR(calibration.model().gpu_ns_per_tile, 2, 0.01);
+  EXPECT_NEAR(calibration.model().gpu_overhead_ns, 3000, 10);
+}
+
+PartitionOptions no_minimum_age() {
+  PartitionOptions options;
+  options.min_epochs_held = 0;
+  return options;
+}
+
+TEST(HybridPlan, DenseClustersGoToTheGpuAndSparseOnesStay) {
+  const std::vector<TileCoord> active = joined(filled({0, 0, 40, 40}), filled({100, 0, 2, 2}));
+  const std::vector<Cluster> clusters = find_clusters(active, kPlane, {});
+  const PartitionPlan plan =
+      plan_partition({}, clusters, active, simple_costs(), 32, kPlane, PartitionOptions{});
+  EXPECT_TRUE(plan.release.empty());
+  ASSERT_EQ(plan.add.size(), 1u);
+  EXPECT_EQ(plan.add[0], (TileRect{-2, -2, 44, 44}));
+}
+
+TEST(HybridPlan, RegionsReturnAsleepAtOnceAndSparseOnlyWhenOldEnough) {
+  const CostModel costs = simple_costs();
+  const std::vector<HeldRegion> held = {
+      {{0, 0, 40, 40}, 0, 1},     // asleep
+      {{100, 0, 40, 40}, 5, 1},   // sparse but young
+      {{200, 0, 40, 40}, 5, 9},   // sparse and old
+      {{300, 0, 40, 40}, 800, 9}  // busy
+  };
+  const PartitionPlan plan = plan_partition(held, {}, {}, costs, 32, kPlane, PartitionOptions{});
+  EXPECT_EQ(plan.release, (std::vector<size_t>{0, 2}));
+  EXPECT_TRUE(plan.add.empty());
+  // Hysteresis: a region as busy as a new one needs is kept, and one that
+  // a new cluster would not justify is kept too while it pays half its way.
+  const double busy_enough = costs.gpu_epoch_ns({0, 0, 40, 40}, kPlane, 32) /
+                             costs.cpu_epoch_ns(1, 32) / PartitionOptions{}.keep_ratio;
+  const auto keeps = [&](int64_t changed) {
+    const HeldRegion region{{0, 0, 40, 40}, changed, 9};
+    return plan_partition({&region, 1}, {}, {}, costs, 32, kPlane, no_minimum_age())
+        .release.empty();
+  };
+  EXPECT_TRUE(keeps(static_cast<int64_t>(busy_enough) + 1));
+  EXPECT_FALSE(keeps(static_cast<int64_t>(busy_enough) - 1));
+}
+
+TEST(HybridPlan, ActivityInsideARegionChangesNothingAndBeyondItGrowsIt) {
+  const CostModel costs = simple_costs();
+  const HeldRegion region{{0, 0, 20, 20}, 400, 3};
+  const std::vector<TileCoord> inside = filled({4, 4, 10, 10});
+  const std::vector<Cluster> inside_clusters = find_clusters(inside, kPlane, {});
+  const PartitionPlan same =
+      plan_partition({&region, 1}, inside_clusters, inside, costs, 32, kPlane, no_minimum_age());
+  EXPECT_TRUE(same.release.empty());
+  EXPECT_TRUE(same.add.empty());
+  // A dense blob just beyond the east edge: the region is replaced by one
+  // covering both.
+  const std::vector<TileCoord> both = joined(inside, filled({22, 0, 16, 16}));
+  const std::vector<Cluster> clusters = find_clusters(both, kPlane, {});
+  const PartitionPlan grown =
+      plan_partition({&region, 1}, clusters, both, costs, 32, kPlane, no_minimum_age());
+  EXPECT_EQ(grown.release, (std::vector<size_t>{0}));
+  ASSERT_EQ(grown.add.size(), 1u);
+  EXPECT_EQ(grown.add[0], (TileRect{0, -2, 40, 22}));
+}
+
+TEST(HybridPlan, AddedRegionsNeverConflictWithKeptOnes) {
+  const CostModel costs = simple_costs();
+  const HeldRegion region{{0, 0, 10, 10}, 100, 3};
+  // A blob whose region would touch the held one but is not worth growing
+  // it (too sparse): it stays on the CPU rather than conflict.
+  std::vector<TileCoord> active;
+  for (int64_t ty = 0; ty < 8; ++ty) {
+    for (int64_t tx = 12; tx < 20; tx += 2) active.push_back({tx, ty});
+  }
+  const std::vector<Cluster> clusters = find_clusters(active, kPlane, {});
+  ASSERT_EQ(clusters.size(), 1u);
+  const PartitionPlan plan =
+      plan_partition({&region, 1}, clusters, active, costs, 32, kPlane, PartitionOptions{});
+  EXPECT_TRUE(plan.add.empty());
+  EXPECT_TRUE(plan.release.empty());
+}
+
+}  // namespace
+}  // namespace gol::hybrid

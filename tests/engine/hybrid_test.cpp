@@ -1,0 +1,307 @@
+// The hybrid backend against the bit reference, with the CPU stand-in for
+// the tile pool everywhere and the CUDA pool where a device is usable: soups
+// on plane and torus, spaceships crossing the CPU<->GPU boundary in all
+// eight directions, clusters migrating both ways, every epoch length, other
+// rules. Partitions come from fixed cost models (or fixed regions), so they
+// are the same on every machine and every pool.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "cpu/reference/reference_backends.h"
+#include "engine/backend_registry.h"
+#include "engine/core/error.h"
+#include "engine/hybrid_backend.h"
+#include "gpu/gpu_backend.h"
+#include "patterns/soup.h"
+
+namespace gol {
+namespace {
+
+enum class PoolKind { kStandin, kCuda };
+
+std::string kind_name(const ::testing::TestParamInfo<PoolKind>& info) {
+  return info.param == PoolKind::kStandin ? "Standin" : "Cuda";
+}
+
+// Fixed costs and a partition eager to move clusters of a few dozen active
+// tiles to the GPU (at real costs a region pays off from about a thousand
+// cells across, as its ghosts cost the CPU its perimeter): small worlds then
+// cross the boundary often, and every epoch repartitions.
+HybridOptions eager_options(int epoch_generations = 32) {
+  HybridOptions options;
+  options.epoch_generations = epoch_generations;
+  options.partition_every = 1;
+  options.fixed_costs = hybrid::CostModel{.cpu_ns_per_tile = 20,
+                                          .gpu_overhead_ns = 2000,
+                                          .gpu_ns_per_tile = 0.1,
+                                          .transfer_ns_per_byte = 0};
+  options.clusters.dense_block_tiles = 4;
+  options.partition = {.create_ratio = 3, .keep_ratio = 8, .min_epochs_held = 1};
+  return options;
+}
+
+HybridOptions regions_options(std::vector<gpu::TileRect> regions, int epoch_generations) {
+  HybridOptions options;
+  options.epoch_generations = epoch_generations;
+  options.fixed_regions = std::move(regions);
+  return options;
+}
+
+CellSet soup(int64_t width, int64_t height, double density, uint64_t seed) {
+  return patterns::make_soup({width, height, density, seed});
+}
+
+// A pattern given as rows of '.' and 'O', its top-left cell at (x, y).
+CellSet picture(std::initializer_list<const char*> rows, int64_t x, int64_t y) {
+  CellSet cells;
+  int64_t row_index = 0;
+  for (const char* row : rows) {
+    for (int64_t column = 0; row[column] != '\0'; ++column) {
+      if (row[column] == 'O') cells.set(x + column, y + row_index);
+    }
+    ++row_index;
+  }
+  return cells;
+}
+
+// The cells turned a quarter clockwise about the origin, `times` times.
+CellSet rotated(const CellSet& cells, int times) {
+  CellSet result = cells;
+  for (int turn = 0; turn < times; ++turn) {
+    CellSet next;
+    for (const Cell& cell : result.cells()) next.set(-cell.y, cell.x);
+    result = next;
+  }
+  return result;
+}
+
+class HybridTest : public ::testing::TestWithParam<PoolKind> {
+ protected:
+  void SetUp() override {
+    if (GetParam() == PoolKind::kCuda && !gpu::device_available()) {
+      GTEST_SKIP() << "no GPU: " << gpu::device_unavailable_reason();
+    }
+  }
+
+  std::unique_ptr<Backend> make(const HybridOptions& options) const {
+    return make_hybrid_backend({.threads = 2},
+                               gpu::make_tile_pool(GetParam() == PoolKind::kStandin), options);
+  }
+
+  // Steps the hybrid and the oracle side by side and compares them at each
+  // checkpoint (increasing generation counts). Returns the most tiles the
+  // GPU held at a checkpoint.
+  uint64_t expect_matches_reference(const CellSet& cells, const Rule& rule,
+                                    const Topology& topology,
+                                    const std::vector<uint64_t>& checkpoints,
+                                    const HybridOptions& options) const {
+    auto hybrid = make(options);
+    hybrid->load(cells, rule, topology);
+    auto oracle = cpu::make_bit_backend();
+    oracle->load(cells, rule, topology);
+    uint64_t done = 0;
+    uint64_t most_gpu_tiles = 0;
+    for (uint64_t checkpoint : checkpoints) {
+      hybrid->step(checkpoint - done);
+      oracle->step(checkpoint - done);
+      done = checkpoint;
+      most_gpu_tiles = std::max(most_gpu_tiles, hybrid->stats().tiles_gpu);
+      EXPECT_EQ(hybrid->population(), oracle->population()) << "generation " << checkpoint;
+      const bool same = hybrid->cells() == oracle->cells();
+      EXPECT_TRUE(same) << "generation " << checkpoint;
+      if (!same) break;
+    }
+    return most_gpu_tiles;
+  }
+};
+
+INSTANTIATE_TEST_SUITE_P(Pools, HybridTest, ::testing::Values(PoolKind::kStandin, PoolKind::kCuda),
+                         kind_name);
+
+TEST_P(HybridTest, PlaneSoupsOfSeveralDensitiesMatchTheReference) {
+  for (double density : {0.15, 0.35, 0.5}) {
+    SCOPED_TRACE(density);
+    const CellSet cells = soup(700, 600, density, 31).translated(-300, -200);
+    const uint64_t gpu_tiles = expect_matches_reference(
+        cells, Rule::conway(), Topology::plane(), {1, 32, 33, 100, 257, 511}, eager_options());
+    EXPECT_GT(gpu_tiles, 0u) << "the soup never reached the GPU";
+  }
+}
+
+TEST_P(HybridTest, TorusSoupsMatchTheReference) {
+  // Large enough for a region with a ring, and small enough (5 x 4 tiles)
+  // for the whole torus to become one wrapping region.
+  const uint64_t gpu_tiles =
+      expect_matches_reference(soup(1024, 768, 0.4, 32), Rule::conway(), Topology::torus(1024, 768),
+                               {1, 2, 45, 96, 301}, eager_options());
+  EXPECT_GT(gpu_tiles, 0u);
+  expect_matches_reference(soup(320, 256, 0.5, 33), Rule::conway(), Topology::torus(320, 256),
+                           {1, 31, 64, 200}, eager_options());
+  // A sparse soup in one corner of a larger torus: a region that wraps
+  // around the torus's edges without covering it.
+  const CellSet corner = soup(400, 400, 0.5, 34).translated(-200, -200).wrapped(1536, 1536);
+  expect_matches_reference(corner, Rule::conway(), Topology::torus(1536, 1536), {3, 64, 160},
+                           eager_options());
+}
+
+TEST_P(HybridTest, FixedRegionsMatchTheReferenceOnPlaneAndTorus) {
+  const CellSet cells = soup(600, 500, 0.45, 35).translated(-100, -100);
+  expect_matches_reference(cells, Rule::conway(), Topology::plane(), {7, 64, 129, 300},
+                           regions_options({{0, 0, 3, 2}, {4, 2, 1, 1}, {-2, 4, 2, 2}}, 32));
+  expect_matches_reference(soup(512, 448, 0.5, 36), Rule::conway(), Topology::torus(512, 448),
+                           {5, 64, 133}, regions_options({{6, 5, 4, 3}}, 19));
+}
+
+// Each ship starts at the middle of a region flying out, and outside it
+// flying in (through the region and out the far side). Gliders cover the
+// diagonals, lightweight spaceships the axes.
+TEST_P(HybridTest, SpaceshipsCrossTheBoundaryInAllEightDirections) {
+  const CellSet glider = picture({".O.", "..O", "OOO"}, 0, 0);
+  const CellSet lwss = picture({".O..O", "O....", "O...O", "OOOO."}, 0, 0);
+  const gpu::TileRect region{0, 0, 4, 4};  // cells 0..255
+  int run = 0;
+  for (const CellSet* ship : {&glider, &lwss}) {
+    for (int turn = 0; turn < 4; ++turn) {
+      const CellSet shape = rotated(*ship, turn);
+      // Which way it flies: its live cells' bounds after one period.
+      auto probe = cpu::make_bit_backend();
+      probe->load(shape, Rule::conway(), Topology::plane());
+      probe->step(4);
+      const int64_t dx = probe->cells().bbox()->xmin - shape.bbox()->xmin;
+      const int64_t dy = probe->cells().bbox()->ymin - shape.bbox()->ymin;
+      ASSERT_TRUE((dx != 0 || dy != 0) && dx >= -2 && dx <= 2 && dy >= -2 && dy <= 2);
+      // Generations to fly 300 cells along its direction.
+      const uint64_t flight = 300 * 4 / static_cast<uint64_t>(std::max(std::abs(dx), std::abs(dy)));
+      for (const bool inbound : {false, true}) {
+        SCOPED_TRACE(::testing::Message() << "turn " << turn << " velocity (" << dx << ", " << dy
+                                          << ")/4 " << (inbound ? "inbound" : "outbound"));
+        const int64_t back = inbound ? 300 / std::max(std::abs(dx), std::abs(dy)) : 0;
+        const CellSet cells = shape.translated(128 - dx * back, 128 - dy * back);
+        // Sixteen epoch lengths across the sixteen runs: 1, 3, ..., 31, 2, 4, ...
+        const int k = run++ * 2 % 31 + 1;
+        std::vector<uint64_t> checkpoints;
+        for (uint64_t g = 37; g < flight * (inbound ? 2 : 1); g += 37) checkpoints.push_back(g);
+        expect_matches_reference(cells, Rule::conway(), Topology::plane(), checkpoints,
+                                 regions_options({region}, k));
+      }
+    }
+  }
+}
+
+TEST_P(HybridTest, EveryEpochLengthAndOddGenerationCountsLandExactly) {
+  const Topology torus = Topology::torus(384, 320);
+  const CellSet cells = soup(384, 320, 0.5, 37);
+  auto oracle = cpu::make_bit_backend();
+  oracle->load(cells, Rule::conway(), torus);
+  oracle->step(77);
+  const CellSet expected_77 = oracle->cells();
+  oracle->step(3);
+  const CellSet expected_80 = oracle->cells();
+  for (int k = 1; k <= gpu::kMaxEpochGenerations; ++k) {
+    SCOPED_TRACE(k);
+    auto hybrid = make(regions_options({{1, 1, 3, 2}}, k));
+    hybrid->load(cells, Rule::conway(), torus);
+    hybrid->step(77);
+    EXPECT_TRUE(hybrid->cells() == expected_77);
+    hybrid->step(1);
+    hybrid->step(2);
+    EXPECT_TRUE(hybrid->cells() == expected_80);
+    EXPECT_EQ(hybrid->population(), expected_80.population());
+    // An epoch never outlasts the requested generations: 77 in epochs of
+    // at most k, then 1, then 2.
+    const auto epochs_of = [k](uint64_t generations) {
+      return (generations + static_cast<uint64_t>(k) - 1) / static_cast<uint64_t>(k);
+    };
+    EXPECT_EQ(hybrid->stats().epochs, epochs_of(77) + epochs_of(1) + epochs_of(2));
+  }
+}
+
+TEST_P(HybridTest, HighLifeAndABirthOnZeroRuleMatchTheReference) {
+  const Rule highlife = parse_rule("B36/S23").rule;
+  expect_matches_reference(soup(500, 400, 0.45, 38), highlife, Topology::plane(), {1, 64, 191},
+                           eager_options());
+  expect_matches_reference(soup(512, 384, 0.45, 39), highlife, Topology::torus(512, 384), {5, 100},
+                           regions_options({{2, 1, 3, 3}}, 32));
+  // B0 (with S8, so the torus does not flash between all and nothing
+  // forever): every tile is active every generation.
+  const Rule b0 = parse_rule("B0123478/S34678").rule;
+  const Topology torus = Topology::torus(512, 384);
+  expect_matches_reference(soup(512, 384, 0.5, 40), b0, torus, {1, 2, 33, 90},
+                           regions_options({{3, 2, 2, 3}}, 32));
+  expect_matches_reference(soup(512, 384, 0.5, 40), b0, torus, {1, 2, 33, 90}, eager_options());
+}
+
+TEST_P(HybridTest, ClustersMigrateBetweenTheSidesAsTheyGrowAndSettle) {
+  // Two soups too far apart to meet in the run. The first is too small for
+  // a region at first, grows until it is worth one (CPU to GPU), then
+  // settles into ash (its region falls asleep and returns). The second is a
+  // region from the start, grows out of it (the region is replaced by a
+  // larger one) and returns last. The timelines were read off this run; any
+  // exact partition passes the reference check.
+  CellSet cells = soup(160, 160, 0.4, 3);
+  for (const Cell& cell : soup(192, 192, 0.3, 5).translated(1536, 0).cells()) cells.set(cell);
+  auto hybrid = make(eager_options());
+  hybrid->load(cells, Rule::conway(), Topology::plane());
+  std::vector<uint64_t> tiles;
+  for (int stretch = 0; stretch < 40; ++stretch) {
+    hybrid->step(64);
+    tiles.push_back(hybrid->stats().tiles_gpu);
+  }
+  auto oracle = cpu::make_bit_backend();
+  oracle->load(cells, Rule::conway(), Topology::plane());
+  oracle->step(40 * 64);
+  EXPECT_TRUE(hybrid->cells() == oracle->cells());
+  EXPECT_GT(tiles.front(), 0u) << "the second soup did not go to the GPU";
+  EXPECT_EQ(tiles.back(), 0u) << "the settled clusters did not come back";
+  // The first soup arrives (the count rises), then leaves while the second
+  // grows (it falls, then rises again), and the second leaves.
+  std::vector<int> turns;  // +1 a rise, -1 a fall, repeats merged
+  for (size_t i = 1; i < tiles.size(); ++i) {
+    const int turn = tiles[i] > tiles[i - 1] ? 1 : (tiles[i] < tiles[i - 1] ? -1 : 0);
+    if (turn != 0 && (turns.empty() || turns.back() != turn)) turns.push_back(turn);
+  }
+  EXPECT_EQ(turns, (std::vector<int>{1, -1, 1, -1})) << ::testing::PrintToString(tiles);
+  EXPECT_GT(hybrid->stats().bytes_downloaded, 0u);
+}
+
+TEST_P(HybridTest, SleepingWorldsCostNothing) {
+  // Blocks and blinkers: after a few generations nothing is active, on
+  // either side, and a billion generations take no epochs.
+  CellSet cells = picture({"OO", "OO"}, 10, 10);
+  for (const Cell& cell : picture({"OOO"}, 300, 40).cells()) cells.set(cell);
+  auto hybrid = make(eager_options());
+  hybrid->load(cells, Rule::conway(), Topology::plane());
+  hybrid->step(64);
+  const uint64_t epochs = hybrid->stats().epochs;
+  hybrid->step(1000000001);
+  EXPECT_EQ(hybrid->stats().epochs, epochs);
+  EXPECT_EQ(hybrid->population(), 7u);
+  CellSet odd = picture({"OO", "OO"}, 10, 10);
+  for (const Cell& cell : picture({"O", "O", "O"}, 301, 39).cells()) odd.set(cell);
+  EXPECT_TRUE(hybrid->cells() == odd);
+}
+
+TEST(HybridRegistry, NeedsAGpuAndHasAStandinEverywhere) {
+  const BackendRegistry& registry = BackendRegistry::builtin();
+  const WorkloadHint hint{Topology::plane(), 1, BBox{0, 0, 0, 0}};
+  if (gpu::device_available()) {
+    EXPECT_EQ(registry.resolve("auto", hint).name, "hybrid");
+  } else {
+    try {
+      registry.resolve("hybrid", hint);
+      ADD_FAILURE() << "hybrid resolved without a GPU";
+    } catch (const RuntimeError& error) {
+      EXPECT_EQ(error.code(), ExitCode::kRuntime);
+      EXPECT_NE(std::string(error.what()).find("hybrid"), std::string::npos);
+    }
+    EXPECT_NE(registry.resolve("auto", hint).name, "hybrid-standin");
+  }
+  auto standin = registry.create("hybrid-standin", {}, hint);
+  EXPECT_EQ(standin->name(), "hybrid-standin");
+  EXPECT_THROW(standin->load(CellSet{}, parse_rule("B0/S").rule, Topology::plane()), InputError);
+}
+
+}  // namespace
+}  // namespace gol
