@@ -14,6 +14,7 @@
 #include "bench/golly_runner.h"
 #include "bench/gpu_kernel_bench.h"
 #include "bench/report.h"
+#include "bench/tile_pool_bench.h"
 #include "bench/workloads.h"
 #include "engine/backend_registry.h"
 #include "engine/core/error.h"
@@ -195,6 +196,7 @@ int run_one(const BenchOptions& options) {
 int run_bench_command(const BenchOptions& options) {
   if (options.run_one) return run_one(options);
   if (!options.gpu_kernel_sides.empty()) return run_gpu_kernel_bench(options);
+  if (options.tile_pool_side > 0) return run_tile_pool_bench(options);
   if (options.list) {
     print_workload_list(std::cout, options.quick);
     return 0;

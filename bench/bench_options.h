@@ -31,6 +31,8 @@ struct BenchOptions {
   // instead of the workloads.
   std::vector<int64_t> gpu_kernel_sides;
   uint64_t kernel_generations = 1024;
+  // --tile-pool: the device tile pool on a torus of this side (0: off).
+  int64_t tile_pool_side = 0;
   // Internal: run this one workload once and print a result line (the
   // child side of --isolate).
   std::optional<std::string> run_one;

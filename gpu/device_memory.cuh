@@ -40,6 +40,36 @@ class DeviceBuffer {
   size_t count_ = 0;
 };
 
+// Page-locked host memory, so copies to and from the device run at full
+// bus speed and asynchronously.
+template <class T>
+class PinnedBuffer {
+ public:
+  PinnedBuffer() = default;
+  explicit PinnedBuffer(size_t count) : count_(count) {
+    if (count > 0) GOL_CUDA_CHECK(cudaMallocHost(&data_, count * sizeof(T)));
+  }
+  ~PinnedBuffer() {
+    if (data_ != nullptr) cudaFreeHost(data_);
+  }
+  PinnedBuffer(PinnedBuffer&& other) noexcept
+      : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)) {}
+  PinnedBuffer& operator=(PinnedBuffer&& other) noexcept {
+    std::swap(data_, other.data_);
+    std::swap(count_, other.count_);
+    return *this;
+  }
+  PinnedBuffer(const PinnedBuffer&) = delete;
+  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+
+  T* get() const { return data_; }
+  size_t size() const { return count_; }
+
+ private:
+  T* data_ = nullptr;
+  size_t count_ = 0;
+};
+
 class Stream {
  public:
   Stream() { GOL_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }

@@ -1,6 +1,7 @@
-// The GPU backends and the resident tile batch, behind a plain C++ header:
-// no CUDA types, so CPU-only code includes it freely (it is compiled only
-// when GOL_HAVE_CUDA is set).
+// The GPU backends and device discovery, behind a plain C++ header: no
+// CUDA types, so CPU-only code includes it freely. In builds without CUDA
+// only device_available() and device_unavailable_reason() are defined (the
+// resident tile pool is gpu/tile_pool.h).
 //
 // Packed device layout (both shapes): a field of W x H cells, W and H
 // multiples of 64, stored row-major as 32-bit words, W/32 words a row. Bit i
@@ -36,36 +37,6 @@ std::unique_ptr<Backend> make_gpu_backend();
 std::unique_ptr<Backend> make_gpu_naive_backend();
 // ... and bit-packed 32 cells a word, one generation a launch.
 std::unique_ptr<Backend> make_gpu_bitstep_backend();
-
-// A set of 64x64 tiles kept resident on the device between calls: the form
-// in which a scheduler hands dense regions of a sparse world to the GPU.
-// Cells outside the uploaded tiles start dead; step() gives the exact plane
-// evolution of the uploaded cells (the device region regrows as needed), so
-// transfers happen only in upload(), write_tiles() and the read calls.
-class TileBatch {
- public:
-  // Throws RuntimeError when no device can be used.
-  explicit TileBatch(const Rule& rule = Rule::conway());
-  ~TileBatch();
-  TileBatch(const TileBatch&) = delete;
-  TileBatch& operator=(const TileBatch&) = delete;
-
-  // Replaces the resident cells with `tiles` (tile coordinates and contents).
-  void upload(const CellSet& tiles);
-  // Overwrites the given tiles in place, leaving the others resident.
-  void write_tiles(const CellSet& tiles);
-  void step(uint64_t generations);
-  // Copies back only the tiles asked for, in the order given.
-  std::vector<Tile> read_tiles(const std::vector<TileCoord>& coords) const;
-  // Every live cell held.
-  CellSet download() const;
-  uint64_t population() const;
-  BackendStats stats() const;
-
- private:
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
-};
 
 // Which kernel time_torus_kernel() measures.
 enum class TorusKernel { kMultiStep, kBitStep, kNaive };

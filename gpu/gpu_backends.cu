@@ -1,5 +1,5 @@
-// The GPU backends (gpu, gpu-bitstep, gpu-naive), TileBatch, device
-// discovery and the kernel-only torus timing behind gpu_backend.h.
+// The GPU backends (gpu, gpu-bitstep, gpu-naive), device discovery and
+// the kernel-only torus timing behind gpu_backend.h.
 #include <algorithm>
 #include <chrono>
 #include <string>
@@ -215,32 +215,6 @@ std::unique_ptr<Backend> make_gpu_naive_backend() {
   require_device();
   return std::make_unique<NaiveBackend>();
 }
-
-struct TileBatch::Impl {
-  explicit Impl(const Rule& r) : rule(r), engine(PackedKernel::kMultiStep) {}
-  Rule rule;
-  PackedEngine engine;
-};
-
-TileBatch::TileBatch(const Rule& rule) {
-  require_device();
-  if (rule.births_on_zero()) throw InputError("rules with B0 cannot run on tiles of the plane");
-  impl_ = std::make_unique<Impl>(rule);
-  impl_->engine.load(CellSet{}, rule, Topology::plane());
-}
-TileBatch::~TileBatch() = default;
-
-void TileBatch::upload(const CellSet& tiles) {
-  impl_->engine.load(tiles, impl_->rule, Topology::plane());
-}
-void TileBatch::write_tiles(const CellSet& tiles) { impl_->engine.write_tiles(tiles); }
-void TileBatch::step(uint64_t generations) { impl_->engine.step(generations); }
-std::vector<Tile> TileBatch::read_tiles(const std::vector<TileCoord>& coords) const {
-  return impl_->engine.read_tiles(coords);
-}
-CellSet TileBatch::download() const { return impl_->engine.cells(); }
-uint64_t TileBatch::population() const { return impl_->engine.population(); }
-BackendStats TileBatch::stats() const { return impl_->engine.stats(); }
 
 double GpuKernelTiming::median_seconds() const {
   if (seconds.empty()) return 0;

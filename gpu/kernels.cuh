@@ -25,6 +25,11 @@ struct PackedFieldView {
 // dst in one launch. Returns the cell updates the launch computed.
 uint64_t launch_multistep(const uint32_t* src, uint32_t* dst, PackedFieldView field, Edge edge,
                           int generations, const Rule& rule, cudaStream_t stream);
+// The same on a tile-pool region seen as a `view`-sized field through its
+// tile table (gpu/tile_field.cuh says where results go).
+struct TiledField;
+uint64_t launch_multistep(const TiledField& field, PackedFieldView view, Edge edge, int generations,
+                          const Rule& rule, cudaStream_t stream);
 // One generation, one thread a word.
 uint64_t launch_bitstep(const uint32_t* src, uint32_t* dst, PackedFieldView field, Edge edge,
                         const Rule& rule, cudaStream_t stream);

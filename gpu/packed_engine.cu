@@ -95,45 +95,4 @@ uint64_t PackedEngine::population() const {
 
 CellSet PackedEngine::cells() const { return unpack_cells(download(), region_); }
 
-void PackedEngine::write_tiles(const CellSet& tiles) {
-  GOL_CHECK(!torus_);
-  const std::optional<BBox> added = tiles.bbox();
-  if (added && !fits_inside(*added, region_, 2)) {
-    CellSet merged = cells();
-    for (const auto& [coord, tile] : tiles.tiles()) merged.put_tile(coord, tile);
-    region_ = plane_region_around(merged.bbox());
-    upload(merged);
-    return;
-  }
-  const size_t pitch = static_cast<size_t>(region_.tile_cols) * sizeof(uint64_t);
-  const auto start = std::chrono::steady_clock::now();
-  for (const auto& [coord, tile] : tiles.tiles()) {
-    if (!region_.contains(coord)) continue;  // only empty tiles can lie outside
-    const int64_t col = coord.tx - region_.origin_tx;
-    const int64_t row = coord.ty - region_.origin_ty;
-    char* target = reinterpret_cast<char*>(current_.get()) +
-                   static_cast<size_t>(row * kTileSize) * pitch + col * sizeof(uint64_t);
-    GOL_CUDA_CHECK(cudaMemcpy2D(target, pitch, tile.rows.data(), sizeof(uint64_t), sizeof(uint64_t),
-                                kTileSize, cudaMemcpyHostToDevice));
-  }
-  stats_.transfer_seconds += seconds_since(start);
-}
-
-std::vector<Tile> PackedEngine::read_tiles(const std::vector<TileCoord>& coords) const {
-  std::vector<Tile> tiles(coords.size());
-  const size_t pitch = static_cast<size_t>(region_.tile_cols) * sizeof(uint64_t);
-  const auto start = std::chrono::steady_clock::now();
-  for (size_t i = 0; i < coords.size(); ++i) {
-    if (!region_.contains(coords[i])) continue;  // never reached by live cells
-    const int64_t col = coords[i].tx - region_.origin_tx;
-    const int64_t row = coords[i].ty - region_.origin_ty;
-    const char* source = reinterpret_cast<const char*>(current_.get()) +
-                         static_cast<size_t>(row * kTileSize) * pitch + col * sizeof(uint64_t);
-    GOL_CUDA_CHECK(cudaMemcpy2D(tiles[i].rows.data(), sizeof(uint64_t), source, pitch,
-                                sizeof(uint64_t), kTileSize, cudaMemcpyDeviceToHost));
-  }
-  stats_.transfer_seconds += seconds_since(start);
-  return tiles;
-}
-
 }  // namespace gol::gpu

@@ -1,6 +1,6 @@
 // The device-resident packed world shared by the `gpu` and `gpu-bitstep`
-// backends and by TileBatch: a torus held whole, or a plane region that
-// regrows around the live cells.
+// backends: a torus held whole, or a plane region that regrows around the
+// live cells.
 #pragma once
 
 #include <cstdint>
@@ -24,10 +24,6 @@ class PackedEngine {
   uint64_t population() const;
   CellSet cells() const;
   BackendStats stats() const { return stats_; }
-
-  // Tile access for TileBatch (plane only).
-  void write_tiles(const CellSet& tiles);
-  std::vector<Tile> read_tiles(const std::vector<TileCoord>& coords) const;
 
  private:
   PackedFieldView view() const { return {region_.width_words(), region_.height()}; }

@@ -61,11 +61,4 @@ TileRegion plane_region_around(const std::optional<BBox>& live) {
   return region;
 }
 
-bool fits_inside(const BBox& live, const TileRegion& region, int64_t guard_tiles) {
-  return tile_of(live.xmin) >= region.origin_tx + guard_tiles &&
-         tile_of(live.ymin) >= region.origin_ty + guard_tiles &&
-         tile_of(live.xmax) < region.origin_tx + region.tile_cols - guard_tiles &&
-         tile_of(live.ymax) < region.origin_ty + region.tile_rows - guard_tiles;
-}
-
 }  // namespace gol::gpu

@@ -45,8 +45,4 @@ CellSet unpack_cells(const HostField& field, const TileRegion& region);
 TileRegion plane_region_around(const std::optional<BBox>& live);
 inline constexpr int64_t kMaxRegionCells = int64_t{1} << 36;
 
-// Whether every live cell of `live` is at least `guard_tiles` whole tiles
-// inside `region`.
-bool fits_inside(const BBox& live, const TileRegion& region, int64_t guard_tiles);
-
 }  // namespace gol::gpu

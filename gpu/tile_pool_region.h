@@ -83,7 +83,9 @@ class ScopedSeconds {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
-// The CPU stand-in behind make_tile_pool().
+// The two pools behind make_tile_pool(); the CUDA one exists only in builds
+// with GOL_HAVE_CUDA and throws RuntimeError where no device is usable.
 std::unique_ptr<TilePool> make_standin_tile_pool();
+std::unique_ptr<TilePool> make_cuda_tile_pool();
 
 }  // namespace gol::gpu

@@ -99,6 +99,13 @@ CLI::App* define_bench_options(CLI::App& gol, BenchArguments& a) {
                     "warm-up) of N x N random tori, multi-step vs bit-step vs naive kernels; all = "
                     "4096,8192,16384,32768,65536");
   bench
+      ->add_option("--tile-pool", o.tile_pool_side,
+                   "SIDE: instead of workloads, the hybrid's device tile pool stepping a whole "
+                   "SIDE x SIDE torus soup in epochs of 32 beside the gpu backend, and its "
+                   "transfer throughput for batches of 4096 tiles")
+      ->check(whole_number(64, 1 << 18))
+      ->type_name("SIDE");
+  bench
       ->add_option("--kernel-gens", o.kernel_generations,
                    "Generations per timed kernel run (1 to 2^20)")
       ->default_val(o.kernel_generations)
@@ -121,6 +128,10 @@ bench::BenchOptions finish(const BenchArguments& a, const std::vector<std::strin
   if (a.backends) o.backends = split_list("--backends", *a.backends);
   o.golly = a.golly == "off" ? bench::GollyMode::kOff : bench::GollyMode::kAuto;
   if (a.gpu_kernel_sides) o.gpu_kernel_sides = parse_sides(*a.gpu_kernel_sides);
+  if (o.tile_pool_side % 64 != 0) {
+    throw UsageError("--tile-pool: torus side " + std::to_string(o.tile_pool_side) +
+                     " is not a multiple of 64");
+  }
   if (o.json_path == "-" && o.csv_path == "-") {
     throw UsageError("--json - and --csv - cannot both write to stdout");
   }

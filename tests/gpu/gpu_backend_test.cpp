@@ -1,6 +1,6 @@
 // The GPU backends against the CPU references: tori of several shapes,
-// generation counts around the per-launch count, rules other than Life,
-// growing plane patterns, and the resident tile batch. Skips without a GPU.
+// generation counts around the per-launch count, rules other than Life
+// and growing plane patterns. Skips without a GPU.
 #ifdef GOL_HAVE_CUDA
 #include "gpu/gpu_backend.h"
 
@@ -187,78 +187,8 @@ TEST(GpuRegistry, GpuIsChosenOnlyWhenAvailable) {
       EXPECT_NE(std::string(error.what()).find("gpu"), std::string::npos);
     }
     EXPECT_THROW(make_gpu_backend(), RuntimeError);
-    EXPECT_THROW(TileBatch{}, RuntimeError);
     EXPECT_THROW(time_torus_kernel(64, 64, 1, 1, 1), RuntimeError);
   }
-}
-
-// Tiles around (0, 0) with every neighbour present, stepped on the device and
-// compared tile by tile with the reference plane evolution.
-TEST(GpuTileBatch, NeighboursOnEverySide) {
-  SKIP_WITHOUT_GPU();
-  const CellSet start = random_soup({-64, -64, 127, 127}, 0.35, 21);
-  std::vector<TileCoord> coords;
-  for (int64_t ty = -2; ty <= 2; ++ty) {
-    for (int64_t tx = -2; tx <= 2; ++tx) coords.push_back({tx, ty});
-  }
-  TileBatch batch;
-  batch.upload(start);
-  uint64_t done = 0;
-  for (uint64_t generations : {1u, 15u, 48u, 100u}) {
-    batch.step(generations);
-    done += generations;
-    const CellSet expected = reference(start, Rule::conway(), Topology::plane(), done);
-    const std::vector<Tile> tiles = batch.read_tiles(coords);
-    for (size_t i = 0; i < coords.size(); ++i) {
-      const Tile* want = expected.find_tile(coords[i]);
-      EXPECT_EQ(tiles[i], want ? *want : Tile{})
-          << "tile " << coords[i].tx << "," << coords[i].ty << " after " << done;
-    }
-    EXPECT_EQ(batch.download(), expected);
-    EXPECT_EQ(batch.population(), expected.population());
-  }
-  EXPECT_GT(batch.stats().device_seconds, 0);
-}
-
-// Gliders aimed at every edge and corner of tile (0, 0), in all four
-// directions, each alone in the batch so none interferes with another.
-TEST(GpuTileBatch, GliderCrossesEveryEdgeAndCorner) {
-  SKIP_WITHOUT_GPU();
-  // A glider heading south-east; the others are its mirror images.
-  const std::vector<Cell> south_east{{1, 0}, {2, 1}, {0, 2}, {1, 2}, {2, 2}};
-  TileBatch batch;
-  for (int sx : {-1, 1}) {
-    for (int sy : {-1, 1}) {
-      for (const Cell anchor : {Cell{30, 30}, Cell{58, 30}, Cell{30, 58}, Cell{58, 58}, Cell{2, 2},
-                                Cell{2, 30}, Cell{30, 2}}) {
-        CellSet glider;
-        for (const Cell c : south_east) glider.set(anchor.x + sx * c.x, anchor.y + sy * c.y);
-        batch.upload(glider);
-        batch.step(60);
-        EXPECT_EQ(batch.download(), glider.translated(15 * sx, 15 * sy))
-            << sx << "," << sy << " from " << anchor.x << "," << anchor.y;
-      }
-    }
-  }
-}
-
-TEST(GpuTileBatch, WriteTilesOverwritesInPlace) {
-  SKIP_WITHOUT_GPU();
-  const CellSet start = random_soup({0, 0, 191, 191}, 0.4, 4);
-  TileBatch batch;
-  batch.upload(start);
-  CellSet blinker;
-  blinker.tile({1, 1});  // an explicitly empty tile clears (1, 1)
-  blinker.set(10, 300);
-  blinker.set(11, 300);
-  blinker.set(12, 300);
-  batch.write_tiles(blinker);
-  CellSet expected = start;
-  expected.put_tile({1, 1}, Tile{});
-  expected.put_tile({0, 4}, *blinker.find_tile({0, 4}));
-  EXPECT_EQ(batch.download(), expected);
-  batch.step(9);
-  EXPECT_EQ(batch.download(), reference(expected, Rule::conway(), Topology::plane(), 9));
 }
 
 TEST(GpuKernelTiming, TimesEveryKernel) {

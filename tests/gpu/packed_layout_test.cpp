@@ -60,8 +60,11 @@ TEST(PackedLayout, TorusWrapsTiles) {
 TEST(PlaneRegion, HoldsTheCellsWithAGuard) {
   const BBox live{-500, 1000, 700, 1100};
   const TileRegion region = plane_region_around(live);
-  EXPECT_TRUE(fits_inside(live, region, 2));
-  EXPECT_FALSE(fits_inside(BBox{-500, 1000, 700 + 64 * region.tile_cols, 1100}, region, 2));
+  // At least two whole tiles of margin on every side.
+  EXPECT_LE(region.origin_tx + 2, tile_of(live.xmin));
+  EXPECT_LE(region.origin_ty + 2, tile_of(live.ymin));
+  EXPECT_GT(region.origin_tx + region.tile_cols - 2, tile_of(live.xmax));
+  EXPECT_GT(region.origin_ty + region.tile_rows - 2, tile_of(live.ymax));
   // The margin grows with the extent: a quarter of it on each side.
   EXPECT_GE(region.width(), 1201 + 2 * 300);
 }

@@ -445,12 +445,15 @@ TEST_P(TilePoolDeathTest, RefusesMisuse) {
   pool->download(region, std::vector<TileCoord>{{0, 0}}, out, {});
 }
 
-// The CUDA pool joins these suites when it lands.
-INSTANTIATE_TEST_SUITE_P(Pools, TilePoolTest, ::testing::Values(PoolKind::kStandin), kind_name);
-INSTANTIATE_TEST_SUITE_P(Pools, TilePoolDeathTest, ::testing::Values(PoolKind::kStandin),
-                         kind_name);
+INSTANTIATE_TEST_SUITE_P(Pools, TilePoolTest,
+                         ::testing::Values(PoolKind::kStandin, PoolKind::kCuda), kind_name);
+INSTANTIATE_TEST_SUITE_P(Pools, TilePoolDeathTest,
+                         ::testing::Values(PoolKind::kStandin, PoolKind::kCuda), kind_name);
 
-TEST(TilePoolFactory, ForcedStandin) { EXPECT_EQ(make_tile_pool(true)->name(), "cpu-standin"); }
+TEST(TilePoolFactory, TheCudaPoolWhereADeviceIsUsable) {
+  EXPECT_EQ(make_tile_pool(true)->name(), "cpu-standin");
+  EXPECT_EQ(make_tile_pool()->name(), device_available() ? "cuda" : "cpu-standin");
+}
 
 }  // namespace
 }  // namespace gol::gpu
