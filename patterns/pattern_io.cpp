@@ -6,8 +6,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +15,7 @@
 #include "engine/core/error.h"
 #include "patterns/catalogue.h"
 #include "patterns/gzip.h"
+#include "patterns/macrocell.h"
 #include "patterns/rle.h"
 #include "patterns/soup.h"
 #include "patterns/text_formats.h"
@@ -23,7 +24,7 @@
 namespace gol::patterns {
 namespace {
 
-enum class Format { kRle, kCells, kLife105, kLife106 };
+enum class Format { kRle, kCells, kLife105, kLife106, kMacrocell };
 
 bool looks_like_life106_line(std::string_view line) {
   size_t pos = 0;
@@ -48,6 +49,9 @@ Format detect_format(std::string_view text, std::string_view source) {
   while (lines.next(line)) {
     const std::string_view first = trim(line.text);
     if (first.empty()) continue;
+    // Golly opens a macrocell file by its "[M2]" header; the reader names
+    // any other bracketed header as an unsupported version.
+    if (first.front() == '[') return Format::kMacrocell;
     if (first.starts_with("#Life 1.05")) return Format::kLife105;
     if (first.starts_with("#Life 1.06")) return Format::kLife106;
     if (first.starts_with("#Life")) {
@@ -66,7 +70,7 @@ Format detect_format(std::string_view text, std::string_view source) {
     }
     fail_at(source, line, line.text.find(c),
             "unrecognised pattern format: starts with " + describe_char(c) +
-                " (expected RLE, plaintext .cells, Life 1.05 or Life 1.06)");
+                " (expected RLE, plaintext .cells, Life 1.05, Life 1.06 or macrocell)");
   }
   throw InputError(source, 0, 0, "empty file: no pattern data");
 }
@@ -163,6 +167,8 @@ Pattern parse_pattern(std::string_view text, std::string_view source) {
       return parse_life105(text, source);
     case Format::kLife106:
       return parse_life106(text, source);
+    case Format::kMacrocell:
+      return parse_macrocell(text, source);
   }
   GOL_CHECK(false);
 }
@@ -199,9 +205,11 @@ void write_pattern_file(const std::string& path, const Pattern& p) {
     text = to_rle(p);
   } else if (ends_with(name, ".cells")) {
     text = to_cells(p);
+  } else if (ends_with(name, ".mc")) {
+    text = to_macrocell(p);
   } else {
     throw UsageError("cannot tell the output format of '" + path +
-                     "': use a name ending in .rle, .cells, .rle.gz or .cells.gz");
+                     "': use a name ending in .rle, .cells or .mc, optionally followed by .gz");
   }
   write_atomically(path, compress ? gzip(text) : text);
 }

@@ -1,6 +1,6 @@
-// Loading and saving patterns: files in RLE, plaintext (.cells), Life 1.05
-// and Life 1.06 (each optionally gzip-compressed), built-in patterns and
-// random soups, all behind one spec string.
+// Loading and saving patterns: files in RLE, plaintext (.cells), Life 1.05,
+// Life 1.06 and macrocell (each optionally gzip-compressed), built-in
+// patterns and random soups, all behind one spec string.
 #pragma once
 
 #include <string>
@@ -25,7 +25,8 @@ Pattern read_pattern_file(const std::string& path);
 // it in error messages.
 Pattern parse_pattern(std::string_view text, std::string_view source);
 
-// Writes by extension: .rle, .cells, or either followed by .gz (compressed).
+// Writes by extension: .rle, .cells, .mc, or any of them followed by .gz
+// (compressed).
 // The data goes to a temporary file in the same directory, then is renamed
 // over `path`. Unknown extension: UsageError; I/O failure: RuntimeError.
 void write_pattern_file(const std::string& path, const Pattern& p);

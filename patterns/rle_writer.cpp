@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "patterns/pattern_io.h"
+#include "patterns/writer_support.h"
 
 namespace gol::patterns {
 namespace {
@@ -121,52 +122,6 @@ void write_body(const CellSet& cells, const BBox& box, std::string& out) {
     }
   }
   body.finish();
-}
-
-void merge_into(CellSet& into, const CellSet& from) {
-  for (const auto& [coord, tile] : from.tiles()) {
-    Tile& target = into.tile(coord);
-    for (int r = 0; r < kTileSize; ++r) target.rows[r] |= tile.rows[r];
-  }
-}
-
-// Golly centres a bounded grid on the origin: a W-wide torus covers
-// x in [-W/2, W/2). Our torus covers [0, W), so the right and bottom halves
-// move back by W and H.
-CellSet to_golly_window(const CellSet& cells, const Topology& torus) {
-  const CellSet wrapped = cells.wrapped(torus.width, torus.height);
-  const int64_t half_w = torus.width / 2;
-  const int64_t half_h = torus.height / 2;
-  CellSet parts[2][2];  // [moves up][moves left]
-  for (const auto& [coord, tile] : wrapped.tiles()) {
-    const int64_t x0 = coord.tx * kTileSize;
-    const int64_t cut = std::clamp<int64_t>(half_w - x0, 0, kTileSize);
-    const uint64_t left_mask = cut == kTileSize ? ~uint64_t{0} : (uint64_t{1} << cut) - 1;
-    for (int r = 0; r < kTileSize; ++r) {
-      const uint64_t row = tile.rows[r];
-      if (row == 0) continue;
-      const bool up = coord.ty * kTileSize + r >= half_h;
-      if (row & left_mask) parts[up][0].tile(coord).rows[r] |= row & left_mask;
-      if (row & ~left_mask) parts[up][1].tile(coord).rows[r] |= row & ~left_mask;
-    }
-  }
-  CellSet out = std::move(parts[0][0]);
-  merge_into(out, parts[0][1].translated(-torus.width, 0));
-  merge_into(out, parts[1][0].translated(0, -torus.height));
-  merge_into(out, parts[1][1].translated(-torus.width, -torus.height));
-  return out;
-}
-
-void append_comment_lines(std::string& out, std::string_view prefix, std::string_view text) {
-  size_t start = 0;
-  while (true) {
-    const size_t end = text.find_first_of("\r\n", start);
-    out += prefix;
-    out += text.substr(start, end == std::string_view::npos ? end : end - start);
-    out += '\n';
-    if (end == std::string_view::npos) return;
-    start = end + 1;
-  }
 }
 
 }  // namespace

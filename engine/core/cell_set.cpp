@@ -91,35 +91,34 @@ std::vector<Cell> CellSet::cells() const {
   return out;
 }
 
-namespace {
-
-// Copies the live cells of `tile` (at tile origin x0, y0) into `out`, each
-// cell mapped through `place`. Works row by row with word shifts so large
-// sets move at memory speed rather than cell by cell.
-template <typename Place>
-void copy_tile_shifted(const Tile& tile, int64_t x0, int64_t y0, CellSet& out, Place place) {
+void CellSet::or_tile_at(TileCoord at, int dx, int dy, const Tile& tile) {
+  // Targets [row band][column]: row band 1 and column 1 are the tiles below
+  // and to the right of `at`, found once each rather than per row.
+  Tile* targets[2][2] = {};
+  const auto target = [&](int band, int column) -> Tile& {
+    Tile*& t = targets[band][column];
+    if (t == nullptr) t = &tiles_[{at.tx + column, at.ty + band}];
+    return *t;
+  };
   for (int r = 0; r < kTileSize; ++r) {
     const uint64_t row = tile.rows[r];
     if (row == 0) continue;
-    auto [x, y] = place(x0, y0 + r);
-    const int shift = offset_in_tile(x);
-    const TileCoord left{tile_of(x), tile_of(y)};
-    out.tile(left).rows[offset_in_tile(y)] |= row << shift;
-    if (shift != 0) {
-      out.tile({left.tx + 1, left.ty}).rows[offset_in_tile(y)] |= row >> (64 - shift);
-    }
+    const int band = (dy + r) >> kTileBits;
+    const int target_row = (dy + r) & (kTileSize - 1);
+    const uint64_t left = row << dx;
+    const uint64_t right = dx == 0 ? 0 : row >> (kTileSize - dx);
+    if (left != 0) target(band, 0).rows[target_row] |= left;
+    if (right != 0) target(band, 1).rows[target_row] |= right;
   }
 }
-
-}  // namespace
 
 CellSet CellSet::translated(int64_t dx, int64_t dy) const {
   CellSet out;
   for (const auto& [coord, tile] : tiles_) {
-    copy_tile_shifted(tile, coord.tx * kTileSize, coord.ty * kTileSize, out,
-                      [&](int64_t x, int64_t y) { return Cell{x + dx, y + dy}; });
+    const int64_t x = coord.tx * kTileSize + dx;
+    const int64_t y = coord.ty * kTileSize + dy;
+    out.or_tile_at({tile_of(x), tile_of(y)}, offset_in_tile(x), offset_in_tile(y), tile);
   }
-  out.prune_empty();
   return out;
 }
 

@@ -16,9 +16,10 @@ struct Pattern {
   CellSet cells;
   std::optional<Rule> rule;          // absent: the file named none (B3/S23 applies)
   std::optional<Topology> topology;  // absent: the file named none (the plane applies)
-  uint64_t generation = 0;           // from "#CXRLE Gen=" where given
+  uint64_t generation = 0;           // from "#CXRLE Gen=" or macrocell "#G" where given
   std::string name;                  // "#N" line, catalogue name, or file name
-  std::string format;                // "rle", "cells", "life1.05", "life1.06", "builtin", "soup"
+  // "rle", "cells", "life1.05", "life1.06", "macrocell", "builtin", "soup"
+  std::string format;
   std::vector<std::string> comments;
 };
 

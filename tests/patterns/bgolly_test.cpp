@@ -15,10 +15,9 @@
 namespace gol::patterns {
 namespace {
 
+using testing::have_bgolly;
 using testing::normalized;
 using testing::ScratchDir;
-
-bool have_bgolly() { return std::system("command -v bgolly > /dev/null 2>&1") == 0; }
 
 class Bgolly : public ::testing::Test {
  protected:

@@ -1,6 +1,8 @@
-// Helpers shared by the pattern tests: a scratch directory and cell shifts.
+// Helpers shared by the pattern tests: a scratch directory, cell shifts and
+// whether bgolly is installed.
 #pragma once
 
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 
@@ -27,6 +29,9 @@ class ScratchDir {
  private:
   std::filesystem::path path_;
 };
+
+// Golly's batch program, from Debian's golly package.
+inline bool have_bgolly() { return std::system("command -v bgolly > /dev/null 2>&1") == 0; }
 
 // The cells moved so their bounding box starts at (0, 0).
 inline CellSet normalized(const CellSet& cells) {
