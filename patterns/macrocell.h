@@ -17,15 +17,14 @@
 #include <string_view>
 
 #include "engine/core/pattern.h"
-#include "patterns/text_input.h"
 
 namespace gol::patterns {
 
 // Parses macrocell text for two-state rules. Throws InputError naming
-// `source`, line and column; a pattern that would fill more than `max_tiles`
-// 64x64 tiles is refused, naming its size, before any tile is allocated.
-Pattern parse_macrocell(std::string_view text, std::string_view source,
-                        size_t max_tiles = kMaxPatternTiles);
+// `source`, line and column; a pattern whose tiles would not fit the memory
+// budget (engine/core/memory_budget.h) is refused, naming its size, before
+// any tile is allocated.
+Pattern parse_macrocell(std::string_view text, std::string_view source);
 
 // Macrocell text Golly's HashLife loads as the same cells, rule (with the
 // torus as ":Tw,h") and generation.

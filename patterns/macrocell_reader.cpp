@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "engine/core/error.h"
+#include "engine/core/memory_budget.h"
 #include "engine/core/rule.h"
 #include "patterns/macrocell.h"
 #include "patterns/text_input.h"
@@ -47,18 +48,12 @@ struct Node {
 
   bool any_live() const { return live_above_bottom_row || live_in_bottom_row; }
 };
-static_assert(sizeof(Node) == 40, "kMinNodeLimit's memory figure assumes 40-byte nodes");
 
 // Golly's rules have at most 256 states; larger numbers are not states.
 constexpr int64_t kMaxStates = 256;
 // Deeper nodes than this are refused: a 2^4096-wide universe is far beyond
 // any pattern, and the limit keeps level arithmetic in an int.
 constexpr int64_t kMaxLevel = 4096;
-// The node table may always hold this many nodes (40 MiB); beyond it, as
-// many as the tile budget's bytes would hold, so a file of millions of tiny
-// leaves cannot exhaust memory before a tile is drawn.
-constexpr size_t kMinNodeLimit = size_t{1} << 20;
-
 std::vector<std::string_view> split_words(std::string_view text) {
   std::vector<std::string_view> words;
   size_t pos = 0;
@@ -71,36 +66,23 @@ std::vector<std::string_view> split_words(std::string_view text) {
   }
 }
 
-uint64_t saturating_add(uint64_t a, uint64_t b) {
-  uint64_t sum = 0;
-  return __builtin_add_overflow(a, b, &sum) ? std::numeric_limits<uint64_t>::max() : sum;
-}
-
-// As many nodes as the tile budget's bytes would hold, at least kMinNodeLimit,
-// and never more than 32-bit indices can number.
-size_t node_limit(size_t max_tiles) {
-  const size_t budget_bytes =
-      max_tiles > SIZE_MAX / sizeof(Tile) ? SIZE_MAX : max_tiles * sizeof(Tile);
-  return std::clamp<size_t>(budget_bytes / sizeof(Node), kMinNodeLimit,
-                            std::numeric_limits<uint32_t>::max() - 1);
-}
+// What expanding costs besides the tiles' own bytes, per tile: the map node
+// around each (tree links and key, rounded to the tile's 64-byte
+// alignment), and the two placement records of a block with its memoised
+// drawing (at most one per tile).
+constexpr uint64_t kBytesPerTile = sizeof(Tile) + 64;
+constexpr uint64_t kBytesPerPlacedBlock = 2 * 24;
+constexpr uint64_t kBytesPerDrawnBlock = sizeof(Tile) + 64;
 
 uint64_t row_mask(int size) { return size >= 8 ? 0xff : (uint64_t{1} << size) - 1; }
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
-std::string mib(uint64_t tiles) {
-  const double bytes = static_cast<double>(tiles) * sizeof(Tile);
-  return std::to_string(static_cast<uint64_t>(bytes / (1 << 20))) + " MiB";
-}
-
 class MacrocellReader {
  public:
-  MacrocellReader(std::string_view text, std::string_view source, size_t max_tiles)
-      : lines_(text, source),
-        source_(source),
-        max_tiles_(max_tiles),
-        node_limit_(node_limit(max_tiles)) {
+  MacrocellReader(std::string_view text, std::string_view source)
+      : lines_(text, source), source_(source) {
+    nodes_.reserve(1024);
     nodes_.emplace_back();  // index 0: the empty node
   }
 
@@ -384,12 +366,20 @@ class MacrocellReader {
     return node;
   }
 
+  // The node table grows with the file, so it is held to the budget too:
+  // a file of millions of two-byte leaves must not exhaust memory.
   void add_node(const TextLine& line, const Node& node) {
-    if (nodes_.size() > node_limit_) {
-      fail(line, 0,
-           "too many nodes: more than " + std::to_string(node_limit_) +
-               " would not fit in the memory a pattern may use");
+    if (nodes_.size() == nodes_.capacity()) {
+      const uint64_t grown = std::max<uint64_t>(2 * nodes_.capacity(), 1024);
+      if (grown > std::numeric_limits<uint32_t>::max()) {
+        fail(line, 0, "too many nodes: more than 2^32 in one macrocell file");
+      }
+      check_input_memory(grown * sizeof(Node),
+                         "a table of " + std::to_string(grown) + " macrocell nodes", source_,
+                         line.number, 1);
+      nodes_.reserve(grown);
     }
+    if (node.level == kBlockLevel) ++block_nodes_;
     nodes_.push_back(node);
   }
 
@@ -471,21 +461,28 @@ class MacrocellReader {
       expand_small_root();
       return;
     }
-    if (root.tiles > max_tiles_) {
-      const std::string size = root.tiles == std::numeric_limits<uint64_t>::max()
-                                   ? "more than 2^64"
-                                   : std::to_string(root.tiles) + " (" + mib(root.tiles) + ")";
-      fail(root_line_, 0,
-           "pattern too large: its 2^" + std::to_string(root.level) + " x 2^" +
-               std::to_string(root.level) + " universe fills up to " + size +
-               " 64x64 tiles, more than the " + std::to_string(max_tiles_) + " (" +
-               mib(max_tiles_) + ") a pattern may use");
-    }
+    check_expansion_memory(
+        root.tiles,
+        "a 2^" + std::to_string(root.level) + " x 2^" + std::to_string(root.level) +
+            " macrocell universe filling up to " +
+            (root.tiles == std::numeric_limits<uint64_t>::max() ? std::string("more than 2^64")
+                                                                : std::to_string(root.tiles)) +
+            " 64x64 tiles");
     const Wide half = Wide{1} << (root.level - 1);
     check_coordinates(root_, -half, 1 - half);
     std::vector<BlockPart> parts;
     collect_parts(root_, -half, 1 - half, parts);
     assemble(parts);
+  }
+
+  // Refuses, before any tile exists, an expansion to `tiles` tiles that
+  // would not fit the memory budget.
+  void check_expansion_memory(uint64_t tiles, const std::string& what) const {
+    const uint64_t drawn = std::min(tiles, block_nodes_);
+    const uint64_t bytes =
+        saturating_add(saturating_mul(tiles, kBytesPerTile + kBytesPerPlacedBlock),
+                       saturating_mul(drawn, kBytesPerDrawnBlock));
+    check_input_memory(bytes, what, source_, root_line_.number, 1);
   }
 
   // A root of level 6 or less sits in the middle of the level-6 block
@@ -498,11 +495,8 @@ class MacrocellReader {
     const int dx = 32;  // -32 = 64 * -1 + 32
     const int dy = 33;  // -31 = 64 * -1 + 33
     const uint64_t tiles = tiles_touched(block, dx, dy);
-    if (tiles > max_tiles_) {
-      fail(root_line_, 0,
-           "pattern too large: it fills " + std::to_string(tiles) + " 64x64 tiles, more than the " +
-               std::to_string(max_tiles_) + " a pattern may use");
-    }
+    check_expansion_memory(tiles,
+                           "a macrocell pattern filling " + std::to_string(tiles) + " 64x64 tiles");
     pattern_.cells.or_tile_at({-1, -1}, dx, dy, block);
   }
 
@@ -595,10 +589,9 @@ class MacrocellReader {
 
   LineCursor lines_;
   std::string_view source_;
-  size_t max_tiles_;
-  size_t node_limit_;
   Pattern pattern_;
   std::vector<Node> nodes_;
+  uint64_t block_nodes_ = 0;  // nodes of level 6
   uint32_t root_ = 0;
   TextLine root_line_;
   std::optional<InputError> rule_error_;
@@ -608,8 +601,8 @@ class MacrocellReader {
 
 }  // namespace
 
-Pattern parse_macrocell(std::string_view text, std::string_view source, size_t max_tiles) {
-  return MacrocellReader(text, source, max_tiles).read();
+Pattern parse_macrocell(std::string_view text, std::string_view source) {
+  return MacrocellReader(text, source).read();
 }
 
 }  // namespace gol::patterns

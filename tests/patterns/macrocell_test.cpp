@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "engine/core/error.h"
+#include "engine/core/memory_budget.h"
 #include "patterns/gzip.h"
 #include "patterns/pattern_io.h"
 #include "patterns/soup.h"
@@ -260,11 +261,23 @@ std::string full_square_of_level(int root_level) {
   return text;
 }
 
-std::string refusal(const std::string& text, size_t max_tiles) {
+// Sets the memory budget for one test.
+class BudgetScope {
+ public:
+  explicit BudgetScope(uint64_t bytes) : saved_(memory_budget()) { set_memory_budget(bytes); }
+  ~BudgetScope() { set_memory_budget(saved_); }
+  BudgetScope(const BudgetScope&) = delete;
+  BudgetScope& operator=(const BudgetScope&) = delete;
+
+ private:
+  uint64_t saved_;
+};
+
+std::string refusal(const std::string& text) {
   try {
-    parse_macrocell(text, "huge.mc", max_tiles);
+    parse_macrocell(text, "huge.mc");
   } catch (const InputError& e) {
-    return std::to_string(e.line()) + ": " + e.what();
+    return e.what();
   }
   return "accepted";
 }
@@ -274,17 +287,32 @@ std::string refusal(const std::string& text, size_t max_tiles) {
 TEST(MacrocellReader, RefusesPatternsLargerThanTheBudget) {
   // 2^30 x 2^30 blocks, each filling two tiles: its bottom row reaches the
   // tile below (see macrocell.h).
-  EXPECT_NE(refusal(full_square_of_level(36), kMaxPatternTiles)
-                .find("35: huge.mc:35:1: pattern too large: its 2^36 x 2^36 universe fills up "
-                      "to 2305843009213693952 ("),
-            std::string::npos)
-      << refusal(full_square_of_level(36), kMaxPatternTiles);
-  EXPECT_NE(refusal(full_square_of_level(40), kMaxPatternTiles).find("more than 2^64"),
+  EXPECT_EQ(refusal(full_square_of_level(36)),
+            "huge.mc:35:1: a 2^36 x 2^36 macrocell universe filling up to 2305843009213693952 "
+            "64x64 tiles needs more than 16 EiB, more than the memory budget of " +
+                format_bytes(memory_budget()) + " (set it with --max-memory)");
+  EXPECT_NE(refusal(full_square_of_level(40)).find("filling up to more than 2^64 64x64 tiles"),
             std::string::npos);
-  // 8 x 8 blocks: up to 128 tiles (in fact 72).
-  EXPECT_EQ(refusal(full_square_of_level(9), 128), "accepted");
-  EXPECT_NE(refusal(full_square_of_level(9), 100).find("fills up to 128 ("), std::string::npos)
-      << refusal(full_square_of_level(9), 100);
+  // 8 x 8 blocks: up to 128 tiles (in fact 72), about 80 KB with the
+  // reader's own records.
+  {
+    const BudgetScope budget(100 << 10);
+    EXPECT_EQ(refusal(full_square_of_level(9)), "accepted");
+  }
+  const BudgetScope budget(64 << 10);
+  EXPECT_NE(refusal(full_square_of_level(9)).find("filling up to 128 64x64 tiles needs 79 KiB"),
+            std::string::npos)
+      << refusal(full_square_of_level(9));
+}
+
+// Millions of one-line leaves grow the node table, which is held to the
+// budget as it grows.
+TEST(MacrocellReader, NodeTableIsHeldToTheBudget) {
+  const BudgetScope budget(1 << 20);
+  std::string text = "[M2]\n";
+  for (int i = 0; i < 100'000; ++i) text += "$\n";
+  EXPECT_NE(refusal(text).find("a table of 32768 macrocell nodes needs 1.2 MiB"), std::string::npos)
+      << refusal(text);
 }
 
 }  // namespace
