@@ -74,7 +74,7 @@ std::vector<Workload> choose_workloads(const BenchOptions& options,
   const bool gpu_chosen = std::any_of(backends.begin(), backends.end(),
                                       [](const ChosenBackend& b) { return !b.is_cpu; });
   if (!options.all_workloads && !gpu_chosen) {
-    std::erase_if(chosen, [](const Workload& w) { return w.gpu_only; });
+    std::erase_if(chosen, [](const Workload& w) { return w.gpu_only || w.gpu_scale; });
   }
   return chosen;
 }
@@ -157,7 +157,9 @@ void run_workload(const Workload& workload, const std::vector<ChosenBackend>& ba
 void print_workload_list(std::ostream& out, bool quick) {
   for (const Workload& w : all_workloads(quick)) {
     out << w.name << ": " << w.description << ", " << w.generations << " generations"
-        << (w.gpu_only ? " (GPU backends only)" : "") << "\n";
+        << (w.gpu_only ? " (GPU backends only)"
+                       : (w.gpu_scale ? " (in the default set where a GPU backend runs)" : ""))
+        << "\n";
   }
 }
 

@@ -44,7 +44,7 @@ struct BenchOptions {
 
 // The backends run when --backends is not given (those compiled in and
 // available here), in table order.
-inline const std::vector<std::string> kDefaultBackends = {"serial", "bit", "simd", "simd-xsimd",
-                                                          "gpu"};
+inline const std::vector<std::string> kDefaultBackends = {"serial",     "bit", "simd",
+                                                          "simd-xsimd", "gpu", "hybrid"};
 
 }  // namespace gol::bench

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "engine/core/error.h"
 #include "patterns/pattern_io.h"
@@ -44,10 +45,10 @@ Workload torus_soup(int64_t side, uint64_t generations, bool quick, bool gpu_onl
 // Escaping gliders grow a dense grid by about half a cell a generation
 // (c/4 on each side), which is what makes plane soups costly for the
 // reference backends.
-Workload plane_soup(int64_t side, uint64_t generations, bool quick) {
+Workload plane_soup(std::string name, int64_t side, uint64_t generations, bool quick) {
   const int64_t s = scaled_side(side, quick);
   Workload w;
-  w.name = "plane-" + std::to_string(side);
+  w.name = std::move(name);
   w.description =
       "50% soup of " + std::to_string(s) + "x" + std::to_string(s) + " on the unbounded plane";
   w.pattern_spec = soup_spec(s);
@@ -73,6 +74,32 @@ Workload catalogue_run(std::string name, std::string builtin, std::string descri
                          (quick ? 1.0 / kQuickGenerationDivisor : 1.0);
   w.golly = GollyAlgos::kQuickAndHash;
   return w;
+}
+
+// The workloads of the hybrid's targets (issue 7): where separated dense
+// islands, long-lived soups and dense worlds meet the GPU.
+void add_hybrid_target_workloads(std::vector<Workload>& out, bool quick) {
+  Workload islands = plane_soup("islands", 4096, 8192, quick);
+  islands.island_spacing = scaled_side(65536, quick);
+  islands.description = "four 50% soups of " + std::to_string(scaled_side(4096, quick)) +
+                        "^2, corners " + std::to_string(islands.island_spacing) +
+                        " cells apart on the plane";
+  // The reference backends would step the box around all four.
+  const double box = static_cast<double>(islands.island_spacing + scaled_side(4096, quick)) +
+                     static_cast<double>(islands.generations) / 2;
+  islands.dense_cell_updates = box * box * static_cast<double>(islands.generations);
+  out.push_back(islands);
+  out.push_back(plane_soup("soup-long", 16384, 32768, quick));
+  Workload dense_torus = torus_soup(16384, 4096, quick, false);
+  dense_torus.name = "dense-torus-16384";
+  out.push_back(dense_torus);
+  out.push_back(plane_soup("dense-plane-16384", 16384, 4096, quick));
+  for (size_t i = out.size() - 4; i < out.size(); ++i) {
+    out[i].gpu_scale = true;
+    // QuickLife would take many minutes on each; the backends check one
+    // another.
+    out[i].golly = GollyAlgos::kNone;
+  }
 }
 
 void add_catalogue_workloads(std::vector<Workload>& out, bool quick) {
@@ -107,9 +134,10 @@ std::vector<Workload> all_workloads(bool quick) {
   out.push_back(torus_soup(4096, 500, quick, false));
   out.push_back(torus_soup(8192, 200, quick, false));
   out.push_back(torus_soup(16384, 100, quick, false));
-  out.push_back(plane_soup(2048, 2000, quick));
-  out.push_back(plane_soup(8192, 2000, quick));
+  out.push_back(plane_soup("plane-2048", 2048, 2000, quick));
+  out.push_back(plane_soup("plane-8192", 8192, 2000, quick));
   add_catalogue_workloads(out, quick);
+  add_hybrid_target_workloads(out, quick);
   for (int64_t side : {4096, 8192, 16384, 32768, 65536}) {
     out.push_back(torus_soup(side, 1024, quick, true));
   }
@@ -125,6 +153,15 @@ std::optional<Workload> find_workload(std::string_view name, bool quick) {
 
 Pattern build_workload_pattern(const Workload& workload) {
   Pattern pattern = patterns::load_pattern(workload.pattern_spec);
+  if (workload.island_spacing > 0) {
+    const CellSet island = pattern.cells;
+    for (const auto& [dx, dy] : {std::pair<int64_t, int64_t>{1, 0}, {0, 1}, {1, 1}}) {
+      for (const Cell& cell :
+           island.translated(dx * workload.island_spacing, dy * workload.island_spacing).cells()) {
+        pattern.cells.set(cell);
+      }
+    }
+  }
   if (workload.torus) pattern.topology = workload.torus;
   pattern.name = workload.name;
   return pattern;

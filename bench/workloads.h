@@ -30,6 +30,12 @@ struct Workload {
   // generations. Reference backends skip workloads over their budget.
   double dense_cell_updates = 0;
   bool gpu_only = false;
+  // Sized for the GPU targets (issue 7): in the default set only where a
+  // GPU backend is chosen, but the CPU backends run it too, for comparison.
+  bool gpu_scale = false;
+  // > 0: the soup four times, their top-left corners this many cells apart
+  // on a square (separated dense islands in an empty plane).
+  int64_t island_spacing = 0;
   GollyAlgos golly = GollyAlgos::kQuickLife;
 };
 
