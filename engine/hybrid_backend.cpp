@@ -86,7 +86,8 @@ class HybridBackend final : public Backend {
     costs_ = hybrid::CostCalibration(
         options_.fixed_costs.value_or(hybrid::default_cost_model(stepper_.threads())));
     epochs_ = 0;
-    epochs_since_partition_ = options_.partition_every;  // partition before the first epoch
+    partition_interval_ = options_.partition_every;
+    epochs_since_partition_ = partition_interval_;  // partition before the first epoch
     cpu_tiles_stepped_ = 0;
     cpu_tiles_last_generation_ = 0;
     for (const TileRect& rect : options_.fixed_regions)
@@ -103,8 +104,12 @@ class HybridBackend final : public Backend {
       }
       const int k = static_cast<int>(
           std::min<uint64_t>(static_cast<uint64_t>(options_.epoch_generations), generations));
-      if (options_.fixed_regions.empty() && epochs_since_partition_ >= options_.partition_every) {
-        repartition(k);
+      if (options_.fixed_regions.empty() && epochs_since_partition_ >= partition_interval_) {
+        partition_interval_ =
+            repartition(k)
+                ? options_.partition_every
+                : std::max(options_.partition_every,
+                           std::min(2 * partition_interval_, options_.max_partition_interval));
         epochs_since_partition_ = 0;
       }
       run_epoch(k);
@@ -320,36 +325,34 @@ class HybridBackend final : public Backend {
 
   // The active tiles the partition clusters: the CPU's own active tiles and
   // the tiles each region changed in its last step.
-  std::vector<TileCoord> activity(std::vector<hybrid::HeldRegion>& held) const {
-    std::vector<TileCoord> active;
+  hybrid::ActivityBlocks activity(std::vector<hybrid::HeldRegion>& held) const {
+    hybrid::ActivityBlocks active(options_.clusters.block, torus_);
     for (int32_t slot : grid_.active()) {
-      if (grid_.owner(slot) == TileOwner::kCpu) active.push_back(grid_.map().coord(slot));
+      if (grid_.owner(slot) == TileOwner::kCpu) active.add(grid_.map().coord(slot));
     }
     for (const Region& region : regions_) {
       const gpu::RegionActivity activity = pool_->activity(region.id);
-      int64_t changed = 0;
-      for (size_t i = 0; i < region.owned.size(); ++i) {
-        if (!activity.changed[i]) continue;
-        active.push_back(region.owned[i]);
-        ++changed;
-      }
-      held.push_back({region.rect, changed, region.epochs_held});
+      active.add_flags(region.rect, activity.changed);
+      const auto changed = std::count(activity.changed.begin(), activity.changed.end(), 1);
+      held.push_back({region.rect, static_cast<int64_t>(changed), region.epochs_held});
     }
     return active;
   }
 
-  void repartition(int k) {
+  // Returns whether the partition changed.
+  bool repartition(int k) {
     std::vector<hybrid::HeldRegion> held;
-    const std::vector<TileCoord> active = activity(held);
+    const hybrid::ActivityBlocks active = activity(held);
     const std::vector<hybrid::Cluster> clusters =
         hybrid::find_clusters(active, torus_, options_.clusters);
     const hybrid::PartitionPlan plan = hybrid::plan_partition(
         held, clusters, active, costs_.model(), k, torus_, options_.partition);
-    if (plan.release.empty() && plan.add.empty()) return;
+    if (plan.release.empty() && plan.add.empty()) return false;
     // Released from the back, so the indices of the others stay valid.
     for (auto it = plan.release.rbegin(); it != plan.release.rend(); ++it) release_region(*it);
     for (const TileRect& rect : plan.add) add_region(rect);
     grid_.replan();
+    return true;
   }
 
   HybridOptions options_;
@@ -362,6 +365,7 @@ class HybridBackend final : public Backend {
   std::vector<Region> regions_;
   uint64_t epochs_ = 0;
   int epochs_since_partition_ = 0;
+  int partition_interval_ = 1;
   uint64_t cpu_tiles_stepped_ = 0;
   uint64_t cpu_tiles_last_generation_ = 0;
 };

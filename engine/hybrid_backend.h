@@ -23,6 +23,10 @@ struct HybridOptions {
   // Epochs between partition passes (clustering costs a pass over the
   // active tiles and the regions' activity).
   int partition_every = 4;
+  // While passes change nothing they come less often, doubling their
+  // interval up to this many epochs: a settled partition costs next to
+  // nothing. Any change brings back partition_every.
+  int max_partition_interval = 32;
   // Fixed costs, never recalibrated: the same partition on every run.
   std::optional<hybrid::CostModel> fixed_costs;
   // Learn the GPU's costs from the pool's device seconds. Off for the

@@ -71,47 +71,6 @@ bool is_whole_torus(const gpu::TileRect& rect, const TorusTiles& torus) {
   return torus.is_torus() && rect.width == torus.x && rect.height == torus.y;
 }
 
-// Active tiles counted by block, with the bounds of the active tiles in
-// each block (offsets within it), so cluster rectangles are tight.
-struct BlockStat {
-  int64_t count = 0;
-  int64_t min_x = 0, max_x = 0, min_y = 0, max_y = 0;
-};
-
-struct BlockKeyHash {
-  size_t operator()(TileCoord block) const {
-    return std::hash<int64_t>()(block.tx * 0x9E3779B97F4A7C15ull ^ block.ty);
-  }
-};
-
-using BlockMap = std::unordered_map<TileCoord, BlockStat, BlockKeyHash>;
-
-BlockMap count_blocks(std::span<const TileCoord> active, int64_t block) {
-  BlockMap blocks;
-  blocks.reserve(active.size() / 16 + 16);
-  for (const TileCoord& tile : active) {
-    const TileCoord key{floor_div(tile.tx, block), floor_div(tile.ty, block)};
-    const int64_t x = tile.tx - key.tx * block;
-    const int64_t y = tile.ty - key.ty * block;
-    BlockStat& stat = blocks[key];
-    if (stat.count++ == 0) {
-      stat = {1, x, x, y, y};
-    } else {
-      stat.min_x = std::min(stat.min_x, x);
-      stat.max_x = std::max(stat.max_x, x);
-      stat.min_y = std::min(stat.min_y, y);
-      stat.max_y = std::max(stat.max_y, y);
-    }
-  }
-  return blocks;
-}
-
-// The tight rectangle of a block's active tiles.
-gpu::TileRect block_rect(TileCoord key, const BlockStat& stat, int64_t block) {
-  return {key.tx * block + stat.min_x, key.ty * block + stat.min_y, stat.max_x - stat.min_x + 1,
-          stat.max_y - stat.min_y + 1};
-}
-
 // Merges clusters whose rectangles conflict until none do.
 void merge_conflicting(std::vector<Cluster>& clusters, const TorusTiles& torus) {
   for (bool merged = true; merged;) {
@@ -234,11 +193,104 @@ gpu::TileRect fit_to_torus(const gpu::TileRect& rect, const TorusTiles& torus) {
   return {wrap(rect.tx, torus.x), wrap(rect.ty, torus.y), rect.width, rect.height};
 }
 
-std::vector<Cluster> find_clusters(std::span<const TileCoord> active, const TorusTiles& torus,
+size_t ActivityBlocks::KeyHash::operator()(TileCoord key) const {
+  return std::hash<uint64_t>()(static_cast<uint64_t>(key.tx) * 0x9E3779B97F4A7C15ull ^
+                               static_cast<uint64_t>(key.ty));
+}
+
+ActivityBlocks::ActivityBlocks(int64_t block_side, const TorusTiles& torus)
+    : side_(block_side), torus_(torus) {}
+
+void ActivityBlocks::add_at(TileCoord key, int64_t x, int64_t y, int64_t count) {
+  merge(key, {count, x, x, y, y});
+}
+
+void ActivityBlocks::merge(TileCoord key, const Block& block) {
+  const auto [it, inserted] = blocks_.try_emplace(key, block);
+  if (inserted) return;
+  Block& held = it->second;
+  held.count += block.count;
+  held.min_x = std::min(held.min_x, block.min_x);
+  held.max_x = std::max(held.max_x, block.max_x);
+  held.min_y = std::min(held.min_y, block.min_y);
+  held.max_y = std::max(held.max_y, block.max_y);
+}
+
+void ActivityBlocks::add(TileCoord tile) {
+  const TileCoord key{floor_div(tile.tx, side_), floor_div(tile.ty, side_)};
+  add_at(key, tile.tx - key.tx * side_, tile.ty - key.ty * side_, 1);
+}
+
+void ActivityBlocks::add_flags(const gpu::TileRect& rect, std::span<const uint8_t> flags) {
+  GOL_CHECK(flags.size() == static_cast<size_t>(rect.area()));
+  const bool wraps =
+      torus_.is_torus() && (rect.tx + rect.width > torus_.x || rect.ty + rect.height > torus_.y);
+  if (wraps) {
+    // Rare (a region across a torus's seam): tile by tile.
+    for (int64_t dy = 0; dy < rect.height; ++dy) {
+      for (int64_t dx = 0; dx < rect.width; ++dx) {
+        if (!flags[static_cast<size_t>(dy * rect.width + dx)]) continue;
+        add({wrap(rect.tx + dx, torus_.x), wrap(rect.ty + dy, torus_.y)});
+      }
+    }
+    return;
+  }
+  // The blocks the rectangle spans, summed in a plain array first.
+  const int64_t first_x = floor_div(rect.tx, side_);
+  const int64_t first_y = floor_div(rect.ty, side_);
+  const int64_t blocks_x = floor_div(rect.tx + rect.width - 1, side_) - first_x + 1;
+  const int64_t blocks_y = floor_div(rect.ty + rect.height - 1, side_) - first_y + 1;
+  std::vector<Block> local(static_cast<size_t>(blocks_x * blocks_y));
+  for (int64_t dy = 0; dy < rect.height; ++dy) {
+    const int64_t y = rect.ty + dy - first_y * side_;
+    for (int64_t dx = 0; dx < rect.width; ++dx) {
+      if (!flags[static_cast<size_t>(dy * rect.width + dx)]) continue;
+      const int64_t x = rect.tx + dx - first_x * side_;
+      Block& block = local[static_cast<size_t>(y / side_ * blocks_x + x / side_)];
+      const int64_t in_x = x % side_;
+      const int64_t in_y = y % side_;
+      if (block.count++ == 0) {
+        block = {1, in_x, in_x, in_y, in_y};
+        continue;
+      }
+      block.min_x = std::min(block.min_x, in_x);
+      block.max_x = std::max(block.max_x, in_x);
+      block.min_y = std::min(block.min_y, in_y);
+      block.max_y = std::max(block.max_y, in_y);
+    }
+  }
+  for (int64_t by = 0; by < blocks_y; ++by) {
+    for (int64_t bx = 0; bx < blocks_x; ++bx) {
+      const Block& block = local[static_cast<size_t>(by * blocks_x + bx)];
+      if (block.count > 0) merge({first_x + bx, first_y + by}, block);
+    }
+  }
+}
+
+gpu::TileRect ActivityBlocks::tight_rect(TileCoord key, const Block& block) const {
+  return {key.tx * side_ + block.min_x, key.ty * side_ + block.min_y, block.max_x - block.min_x + 1,
+          block.max_y - block.min_y + 1};
+}
+
+int64_t ActivityBlocks::count_within(const gpu::TileRect& rect,
+                                     std::span<const gpu::TileRect> excluded) const {
+  int64_t count = 0;
+  for (const auto& [key, block] : blocks_) {
+    const gpu::TileRect tight = tight_rect(key, block);
+    if (!rect_contains(rect, tight, torus_)) continue;
+    const bool inside_excluded = std::any_of(
+        excluded.begin(), excluded.end(),
+        [&](const gpu::TileRect& other) { return rect_contains(other, tight, torus_); });
+    if (!inside_excluded) count += block.count;
+  }
+  return count;
+}
+
+std::vector<Cluster> find_clusters(const ActivityBlocks& activity, const TorusTiles& torus,
                                    const ClusterOptions& options) {
-  const int64_t block = options.block;
-  const BlockMap blocks = count_blocks(active, block);
-  std::unordered_map<TileCoord, bool, BlockKeyHash> visited;
+  const int64_t block = activity.block_side();
+  const ActivityBlocks::Map& blocks = activity.blocks();
+  std::unordered_map<TileCoord, bool, ActivityBlocks::KeyHash> visited;
   for (const auto& [key, stat] : blocks) {
     if (stat.count >= options.dense_block_tiles) visited.emplace(key, false);
   }
@@ -260,8 +312,8 @@ std::vector<Cluster> find_clusters(std::span<const TileCoord> active, const Toru
     // it wraps around a torus.
     for (size_t next = 0; next < queue.size(); ++next) {
       const TileCoord key = queue[next];
-      const BlockStat& stat = blocks.at(key);
-      const gpu::TileRect tight = block_rect(key, stat, block);
+      const ActivityBlocks::Block& stat = blocks.at(key);
+      const gpu::TileRect tight = activity.tight_rect(key, stat);
       cluster.rect = cluster.active_tiles == 0 ? tight : rect_cover(cluster.rect, tight, torus);
       cluster.active_tiles += stat.count;
       for (int direction = 0; direction < sparse::kDirections; ++direction) {
@@ -294,24 +346,10 @@ struct Planned {
   int64_t held_index;  // -1 for a new region
 };
 
-int64_t active_outside(std::span<const TileCoord> active, const gpu::TileRect& rect,
-                       const std::vector<Planned>& absorbed, const TorusTiles& torus) {
-  int64_t count = 0;
-  for (const TileCoord& tile : active) {
-    if (!rect_contains(rect, tile, torus)) continue;
-    bool inside_absorbed = false;
-    for (const Planned& region : absorbed) {
-      inside_absorbed = inside_absorbed || rect_contains(region.rect, tile, torus);
-    }
-    count += inside_absorbed ? 0 : 1;
-  }
-  return count;
-}
-
 }  // namespace
 
 PartitionPlan plan_partition(std::span<const HeldRegion> held, std::span<const Cluster> clusters,
-                             std::span<const TileCoord> active, const CostModel& costs,
+                             const ActivityBlocks& activity, const CostModel& costs,
                              int generations, const TorusTiles& torus,
                              const PartitionOptions& options) {
   std::vector<Planned> plan;
@@ -355,8 +393,10 @@ PartitionPlan plan_partition(std::span<const HeldRegion> held, std::span<const C
     }
     // What moves is the activity outside the absorbed regions; the regions'
     // own cost is paid either way.
+    std::vector<gpu::TileRect> absorbed_rects;
+    for (const Planned& region : absorbed) absorbed_rects.push_back(region.rect);
     const int64_t moving =
-        absorbed.empty() ? cluster.active_tiles : active_outside(active, rect, absorbed, torus);
+        absorbed.empty() ? cluster.active_tiles : activity.count_within(rect, absorbed_rects);
     const double extra_ns = costs.gpu_epoch_ns(rect, torus, generations) - absorbed_ns;
     if (moving > 0 && extra_ns <= options.create_ratio * costs.cpu_epoch_ns(moving, generations)) {
       plan.push_back({rect, moving + absorbed_active, -1});

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <span>
+#include <unordered_map>
 #include <vector>
 
 #include "engine/core/tile.h"
@@ -57,6 +58,46 @@ class CostCalibration {
   CostModel model_;
 };
 
+// Active tiles counted by square blocks of tiles, with the bounds of the
+// active tiles within each block so cluster rectangles stay tight. Counting
+// by block keeps the planner's work proportional to the blocks, not the
+// tiles: a region's flags are summed in a plain array first.
+class ActivityBlocks {
+ public:
+  // Where the active tiles of one block lie (offsets within the block).
+  struct Block {
+    int64_t count = 0;
+    int64_t min_x = 0, max_x = 0, min_y = 0, max_y = 0;
+  };
+  struct KeyHash {
+    size_t operator()(TileCoord key) const;
+  };
+  using Map = std::unordered_map<TileCoord, Block, KeyHash>;
+
+  ActivityBlocks(int64_t block_side, const TorusTiles& torus);
+  // One active tile (wrapped into the torus by the caller).
+  void add(TileCoord tile);
+  // The tiles of `rect` (on a torus, wrapped) whose flag is set in `flags`,
+  // row-major over the rectangle.
+  void add_flags(const gpu::TileRect& rect, std::span<const uint8_t> flags);
+
+  int64_t block_side() const { return side_; }
+  const Map& blocks() const { return blocks_; }
+  // The tight rectangle of a block's active tiles.
+  gpu::TileRect tight_rect(TileCoord key, const Block& block) const;
+  // Active tiles of the blocks lying within `rect` and outside every one of
+  // `excluded` (judged by each block's tight rectangle).
+  int64_t count_within(const gpu::TileRect& rect, std::span<const gpu::TileRect> excluded) const;
+
+ private:
+  void add_at(TileCoord key, int64_t x, int64_t y, int64_t count);
+  void merge(TileCoord key, const Block& block);
+
+  int64_t side_;
+  TorusTiles torus_;
+  Map blocks_;
+};
+
 // A rectangle of tiles holding dense activity, and how many active tiles
 // it holds.
 struct Cluster {
@@ -80,7 +121,7 @@ struct ClusterOptions {
 // On a torus, rectangles wrap; one whose ring would meet itself becomes the
 // whole torus. On the plane, clusters reaching beyond the tile range are
 // dropped (they stay on the CPU).
-std::vector<Cluster> find_clusters(std::span<const TileCoord> active, const TorusTiles& torus,
+std::vector<Cluster> find_clusters(const ActivityBlocks& activity, const TorusTiles& torus,
                                    const ClusterOptions& options);
 
 // A GPU region as the planner sees it.
@@ -111,7 +152,7 @@ struct PartitionPlan {
 // worth their cost are released; clusters worth the GPU become regions,
 // absorbing held regions they touch (a region grows by release and add).
 PartitionPlan plan_partition(std::span<const HeldRegion> held, std::span<const Cluster> clusters,
-                             std::span<const TileCoord> active, const CostModel& costs,
+                             const ActivityBlocks& activity, const CostModel& costs,
                              int generations, const TorusTiles& torus,
                              const PartitionOptions& options);
 

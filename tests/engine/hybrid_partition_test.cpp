@@ -23,6 +23,12 @@ std::vector<TileCoord> filled(const TileRect& rect) {
   return tiles;
 }
 
+ActivityBlocks blocks_of(const std::vector<TileCoord>& active, const TorusTiles& torus = kPlane) {
+  ActivityBlocks blocks(8, torus);
+  for (const TileCoord& tile : active) blocks.add(tile);
+  return blocks;
+}
+
 std::vector<TileCoord> joined(std::vector<TileCoord> a, const std::vector<TileCoord>& b) {
   a.insert(a.end(), b.begin(), b.end());
   return a;
@@ -64,11 +70,47 @@ ClusterOptions options_with_margin(int64_t margin) {
   return options;
 }
 
+bool same_blocks(const ActivityBlocks& a, const ActivityBlocks& b) {
+  if (a.blocks().size() != b.blocks().size()) return false;
+  for (const auto& [key, block] : a.blocks()) {
+    const auto it = b.blocks().find(key);
+    if (it == b.blocks().end() || it->second.count != block.count ||
+        a.tight_rect(key, block) != b.tight_rect(key, it->second)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+TEST(HybridClusters, RegionFlagsCountLikeTheirTiles) {
+  const TorusTiles torus{64, 48};
+  // On the plane across negative coordinates, on a torus within it and
+  // across its seam.
+  for (const auto& [rect, shape] :
+       {std::pair{TileRect{-13, -5, 29, 11}, kPlane}, std::pair{TileRect{3, 9, 40, 20}, torus},
+        std::pair{TileRect{58, 40, 12, 13}, torus}}) {
+    std::vector<uint8_t> flags(static_cast<size_t>(rect.area()));
+    for (size_t i = 0; i < flags.size(); ++i) flags[i] = (i * 7919 % 11) < 4;
+    ActivityBlocks by_region(8, shape);
+    by_region.add_flags(rect, flags);
+    ActivityBlocks by_tile(8, shape);
+    for (int64_t dy = 0; dy < rect.height; ++dy) {
+      for (int64_t dx = 0; dx < rect.width; ++dx) {
+        if (!flags[static_cast<size_t>(dy * rect.width + dx)]) continue;
+        TileCoord tile{rect.tx + dx, rect.ty + dy};
+        if (shape.is_torus()) tile = {wrap(tile.tx, shape.x), wrap(tile.ty, shape.y)};
+        by_tile.add(tile);
+      }
+    }
+    EXPECT_TRUE(same_blocks(by_region, by_tile)) << rect.tx << "," << rect.ty;
+  }
+}
+
 TEST(HybridClusters, DenseBlobsBecomeRectanglesWithAMargin) {
   // Two blobs far apart and a scatter of single tiles (never dense).
   std::vector<TileCoord> active = joined(filled({0, 0, 10, 6}), filled({100, -50, 4, 4}));
   for (int64_t i = 0; i < 20; ++i) active.push_back({-200 + 9 * i, 300});
-  std::vector<Cluster> clusters = find_clusters(active, kPlane, options_with_margin(2));
+  std::vector<Cluster> clusters = find_clusters(blocks_of(active), kPlane, options_with_margin(2));
   ASSERT_EQ(clusters.size(), 2u);
   std::sort(clusters.begin(), clusters.end(),
             [](const Cluster& a, const Cluster& b) { return a.rect.tx < b.rect.tx; });
@@ -82,11 +124,12 @@ TEST(HybridClusters, BlobsTooCloseForTwoRegionsMerge) {
   // In blocks 0 and 2, 11 tiles apart: margins of 6 leave no tile between
   // their rectangles, margins of 5 leave one.
   const std::vector<TileCoord> active = joined(filled({0, 0, 8, 8}), filled({19, 0, 8, 8}));
-  const std::vector<Cluster> merged = find_clusters(active, kPlane, options_with_margin(6));
+  const std::vector<Cluster> merged =
+      find_clusters(blocks_of(active), kPlane, options_with_margin(6));
   ASSERT_EQ(merged.size(), 1u);
   EXPECT_EQ(merged[0].rect, (TileRect{-6, -6, 39, 20}));
   EXPECT_EQ(merged[0].active_tiles, 128);
-  EXPECT_EQ(find_clusters(active, kPlane, options_with_margin(5)).size(), 2u);
+  EXPECT_EQ(find_clusters(blocks_of(active), kPlane, options_with_margin(5)).size(), 2u);
 }
 
 TEST(HybridClusters, WrapAroundATorusOrBecomeIt) {
@@ -95,11 +138,13 @@ TEST(HybridClusters, WrapAroundATorusOrBecomeIt) {
   const std::vector<TileCoord> corner =
       joined(joined(filled({60, 44, 4, 4}), filled({0, 44, 4, 4})),
              joined(filled({60, 0, 4, 4}), filled({0, 0, 4, 4})));
-  const std::vector<Cluster> clusters = find_clusters(corner, torus, options_with_margin(1));
+  const std::vector<Cluster> clusters =
+      find_clusters(blocks_of(corner, torus), torus, options_with_margin(1));
   ASSERT_EQ(clusters.size(), 1u);
   EXPECT_EQ(clusters[0].rect, (TileRect{59, 43, 10, 10}));
   // A band round the torus: the whole torus.
-  const std::vector<Cluster> band = find_clusters(filled({0, 10, 64, 8}), torus, {});
+  const std::vector<Cluster> band =
+      find_clusters(blocks_of(filled({0, 10, 64, 8}), torus), torus, {});
   ASSERT_EQ(band.size(), 1u);
   EXPECT_EQ(band[0].rect, (TileRect{0, 0, 64, 48}));
 }
@@ -148,9 +193,9 @@ PartitionOptions no_minimum_age() {
 
 TEST(HybridPlan, DenseClustersGoToTheGpuAndSparseOnesStay) {
   const std::vector<TileCoord> active = joined(filled({0, 0, 40, 40}), filled({100, 0, 2, 2}));
-  const std::vector<Cluster> clusters = find_clusters(active, kPlane, {});
-  const PartitionPlan plan =
-      plan_partition({}, clusters, active, simple_costs(), 32, kPlane, PartitionOptions{});
+  const std::vector<Cluster> clusters = find_clusters(blocks_of(active), kPlane, {});
+  const PartitionPlan plan = plan_partition({}, clusters, blocks_of(active), simple_costs(), 32,
+                                            kPlane, PartitionOptions{});
   EXPECT_TRUE(plan.release.empty());
   ASSERT_EQ(plan.add.size(), 1u);
   EXPECT_EQ(plan.add[0], (TileRect{-2, -2, 44, 44}));
@@ -164,7 +209,8 @@ TEST(HybridPlan, RegionsReturnAsleepAtOnceAndSparseOnlyWhenOldEnough) {
       {{200, 0, 40, 40}, 5, 9},   // sparse and old
       {{300, 0, 40, 40}, 800, 9}  // busy
   };
-  const PartitionPlan plan = plan_partition(held, {}, {}, costs, 32, kPlane, PartitionOptions{});
+  const PartitionPlan plan =
+      plan_partition(held, {}, blocks_of({}), costs, 32, kPlane, PartitionOptions{});
   EXPECT_EQ(plan.release, (std::vector<size_t>{0, 2}));
   EXPECT_TRUE(plan.add.empty());
   // Hysteresis: a region as busy as a new one needs is kept, and one that
@@ -173,7 +219,7 @@ TEST(HybridPlan, RegionsReturnAsleepAtOnceAndSparseOnlyWhenOldEnough) {
                              costs.cpu_epoch_ns(1, 32) / PartitionOptions{}.keep_ratio;
   const auto keeps = [&](int64_t changed) {
     const HeldRegion region{{0, 0, 40, 40}, changed, 9};
-    return plan_partition({&region, 1}, {}, {}, costs, 32, kPlane, no_minimum_age())
+    return plan_partition({&region, 1}, {}, blocks_of({}), costs, 32, kPlane, no_minimum_age())
         .release.empty();
   };
   EXPECT_TRUE(keeps(static_cast<int64_t>(busy_enough) + 1));
@@ -184,17 +230,17 @@ TEST(HybridPlan, ActivityInsideARegionChangesNothingAndBeyondItGrowsIt) {
   const CostModel costs = simple_costs();
   const HeldRegion region{{0, 0, 20, 20}, 400, 3};
   const std::vector<TileCoord> inside = filled({4, 4, 10, 10});
-  const std::vector<Cluster> inside_clusters = find_clusters(inside, kPlane, {});
-  const PartitionPlan same =
-      plan_partition({&region, 1}, inside_clusters, inside, costs, 32, kPlane, no_minimum_age());
+  const std::vector<Cluster> inside_clusters = find_clusters(blocks_of(inside), kPlane, {});
+  const PartitionPlan same = plan_partition({&region, 1}, inside_clusters, blocks_of(inside), costs,
+                                            32, kPlane, no_minimum_age());
   EXPECT_TRUE(same.release.empty());
   EXPECT_TRUE(same.add.empty());
   // A dense blob just beyond the east edge: the region is replaced by one
   // covering both.
   const std::vector<TileCoord> both = joined(inside, filled({22, 0, 16, 16}));
-  const std::vector<Cluster> clusters = find_clusters(both, kPlane, {});
+  const std::vector<Cluster> clusters = find_clusters(blocks_of(both), kPlane, {});
   const PartitionPlan grown =
-      plan_partition({&region, 1}, clusters, both, costs, 32, kPlane, no_minimum_age());
+      plan_partition({&region, 1}, clusters, blocks_of(both), costs, 32, kPlane, no_minimum_age());
   EXPECT_EQ(grown.release, (std::vector<size_t>{0}));
   ASSERT_EQ(grown.add.size(), 1u);
   EXPECT_EQ(grown.add[0], (TileRect{0, -2, 40, 22}));
@@ -209,10 +255,10 @@ TEST(HybridPlan, AddedRegionsNeverConflictWithKeptOnes) {
   for (int64_t ty = 0; ty < 8; ++ty) {
     for (int64_t tx = 12; tx < 20; tx += 2) active.push_back({tx, ty});
   }
-  const std::vector<Cluster> clusters = find_clusters(active, kPlane, {});
+  const std::vector<Cluster> clusters = find_clusters(blocks_of(active), kPlane, {});
   ASSERT_EQ(clusters.size(), 1u);
-  const PartitionPlan plan =
-      plan_partition({&region, 1}, clusters, active, costs, 32, kPlane, PartitionOptions{});
+  const PartitionPlan plan = plan_partition({&region, 1}, clusters, blocks_of(active), costs, 32,
+                                            kPlane, PartitionOptions{});
   EXPECT_TRUE(plan.add.empty());
   EXPECT_TRUE(plan.release.empty());
 }

@@ -33,6 +33,7 @@ HybridOptions eager_options(int epoch_generations = 32) {
   HybridOptions options;
   options.epoch_generations = epoch_generations;
   options.partition_every = 1;
+  options.max_partition_interval = 1;
   options.fixed_costs = hybrid::CostModel{.cpu_ns_per_tile = 20,
                                           .gpu_overhead_ns = 2000,
                                           .gpu_ns_per_tile = 0.1,
