@@ -2,26 +2,25 @@
 // with rows held in registers, horizontal neighbours by warp shuffles and
 // vertical ones between warps through shared memory once a generation.
 //
-// Where words are loaded from and stored to is the kernel's Field template
-// parameter: FlatField (a row-major packed field, below) or TiledField (the
-// tile pool's 512-byte tiles through a region's tile table,
+// How a thread's rows get into and out of registers is the kernel's Field
+// template parameter: FlatField (a row-major packed field, below) or
+// TiledField (the tile pool's 512-byte tiles through a region's tile table,
 // gpu/tile_field.cuh). A Field provides
-//   load(row, word)                    a word of the launch's source, both
-//                                      coordinates inside the field;
-//   kStoresBeforeLast                  whether stores_at(gen) is asked;
-//   stores_at(gen)                     whether the interior is also stored
-//                                      after generation gen < last (only
-//                                      gen >= last - 2 may answer yes);
-//   stores_begin(first_row, first_word)  before each store phase, with the
-//                                      thread's first row and word;
-//   store(gen, row, word, value)       an interior word after generation gen;
-//   finish()                           after the last store (all threads).
+//   load(w0, w1, rows)              fills a thread's registers (ThreadRows,
+//                                   gpu/thread_rows.cuh) from the source;
+//   kStoresBeforeLast, stores_at(g) whether the exact rows are also stored
+//                                   after generation g < last (only
+//                                   g >= last - 2 may answer yes), then by
+//   store_early(g, w0, w1, rows);
+//   store(last, w0, w1, rows)       stores the exact rows at the end;
+//   finish()                        after the last store (every thread).
 #include <cuda_runtime.h>
 
 #include "gpu/cuda_check.cuh"
 #include "gpu/kernel_config.cuh"
 #include "gpu/kernels.cuh"
 #include "gpu/life_logic.cuh"
+#include "gpu/thread_rows.cuh"
 #include "gpu/tile_field.cuh"
 
 namespace gol::gpu {
@@ -34,26 +33,37 @@ struct FlatField {
   static constexpr bool kStoresBeforeLast = false;
   const uint32_t* src;
   uint32_t* dst;
-  int64_t width_words;
 
-  __device__ __forceinline__ uint32_t load(int64_t row, int64_t word) const {
-    return __ldg(src + row * width_words + word);
+  template <int kRows>
+  __device__ __forceinline__ void load(uint32_t (&w0)[kRows], uint32_t (&w1)[kRows],
+                                       const ThreadRows& t) const {
+    const int64_t col0 = resolve(t.first_word, t.width_words, t.torus);
+    const int64_t col1 = resolve(t.first_word + 1, t.width_words, t.torus);
+#pragma unroll
+    for (int i = 0; i < kRows; ++i) {
+      const int64_t row = resolve(t.first_row + i, t.height, t.torus);
+      const uint32_t* line = src + row * t.width_words;
+      w0[i] = (row >= 0 && col0 >= 0) ? __ldg(line + col0) : 0u;
+      w1[i] = (row >= 0 && col1 >= 0) ? __ldg(line + col1) : 0u;
+    }
   }
-  __device__ __forceinline__ void stores_begin(int64_t, int64_t) {}
-  __device__ __forceinline__ void store(int, int64_t row, int64_t word, uint32_t value) {
-    dst[row * width_words + word] = value;
+
+  template <int kRows>
+  __device__ __forceinline__ void store(int, const uint32_t (&w0)[kRows],
+                                        const uint32_t (&w1)[kRows], const ThreadRows& t) {
+    const bool store0 = t.lane > 0 && t.first_word < t.width_words;
+    const bool store1 = t.lane < 31 && t.first_word + 1 < t.width_words;
+#pragma unroll
+    for (int i = 0; i < kRows; ++i) {
+      if (i < t.store_from || i >= t.store_to) continue;
+      uint32_t* line = dst + (t.first_row + i) * t.width_words;
+      if (store0) line[t.first_word] = w0[i];
+      if (store1) line[t.first_word + 1] = w1[i];
+    }
   }
+
   __device__ __forceinline__ void finish() {}
 };
-
-// Wraps (torus) or flags as outside (dead edge, -1) one coordinate; the
-// division runs only for coordinates outside [0, extent).
-__device__ __forceinline__ int64_t resolve(int64_t index, int64_t extent, bool torus) {
-  if (index >= 0 && index < extent) return index;
-  if (!torus) return -1;
-  const int64_t r = index % extent;
-  return r < 0 ? r + extent : r;
-}
 
 // Row sums of one register row (two words a lane): the outer neighbour words
 // come from the adjacent lanes. Lanes 0 and 31 receive their own words,
@@ -74,29 +84,6 @@ __device__ __forceinline__ void shared_row_sums(const uint32_t (&row)[kWordsPerL
   const uint32_t w1 = row[1][lane];
   s0 = row_sum(west_of(row[1][left_lane], w0), w0, east_of(w0, w1));
   s1 = row_sum(west_of(w0, w1), w1, east_of(w1, row[0][right_lane]));
-}
-
-// Stores the exact part of a thread's rows after `generation`: all but the
-// first and last word of the block's span and the first and last kGens rows
-// of the block (see multistep_kernel).
-template <int kRows, int kWarps, int kGens, class Field>
-__device__ __forceinline__ void store_interior(Field& field, int generation,
-                                               const uint32_t (&w0)[kRows],
-                                               const uint32_t (&w1)[kRows], int lane, int warp,
-                                               int64_t first_word, int64_t first_row,
-                                               int64_t width_words, int64_t height) {
-  constexpr int kBlockRows = kRows * kWarps;
-  field.stores_begin(first_row, first_word);
-  const bool store0 = lane > 0 && first_word < width_words;
-  const bool store1 = lane < 31 && first_word + 1 < width_words;
-#pragma unroll
-  for (int i = 0; i < kRows; ++i) {
-    const int local_row = warp * kRows + i;
-    const int64_t row = first_row + i;
-    if (local_row < kGens || local_row >= kBlockRows - kGens || row >= height) continue;
-    if (store0) field.store(generation, row, first_word, w0[i]);
-    if (store1) field.store(generation, row, first_word + 1, w1[i]);
-  }
 }
 
 // One generation of a thread's rows: the warp's top and bottom rows are
@@ -148,21 +135,28 @@ __global__ void __launch_bounds__(kWarps * 32, 1)
   // [generation parity][top row, bottom row][warp][word][lane]
   __shared__ uint32_t edge_rows[2][2][kWarps][kWordsPerLane][32];
 
+  static_assert(kRows % 2 == 0 && kGens % 2 == 0, "ThreadRows promises even row bounds");
+
   const int lane = threadIdx.x & 31;
   const int warp = threadIdx.x >> 5;
   const int64_t first_word = int64_t{blockIdx.x} * kInteriorWords - 1 + kWordsPerLane * lane;
   const int64_t first_row = int64_t{blockIdx.y} * kInteriorRows - kGens + int64_t{warp} * kRows;
+  // Exact rows: all but the block's first and last kGens, within the field.
+  const int64_t exact_end = kBlockRows - kGens - int64_t{warp} * kRows;
+  const int64_t store_to = exact_end < height - first_row ? exact_end : height - first_row;
+  const int store_from = kGens - warp * kRows;
+  const ThreadRows rows{lane,
+                        first_row,
+                        first_word,
+                        width_words,
+                        height,
+                        torus,
+                        store_from > 0 ? store_from : 0,
+                        static_cast<int>(store_to < kRows ? store_to : kRows)};
 
-  const int64_t col0 = resolve(first_word, width_words, torus);
-  const int64_t col1 = resolve(first_word + 1, width_words, torus);
   uint32_t w0[kRows];
   uint32_t w1[kRows];
-#pragma unroll
-  for (int i = 0; i < kRows; ++i) {
-    const int64_t row = resolve(first_row + i, height, torus);
-    w0[i] = (row >= 0 && col0 >= 0) ? field.load(row, col0) : 0u;
-    w1[i] = (row >= 0 && col1 >= 0) ? field.load(row, col1) : 0u;
-  }
+  field.load(w0, w1, rows);
 
   // Fields that store before the last generation do so only after the two
   // before it: the last three generations get a loop of their own, which
@@ -176,13 +170,11 @@ __global__ void __launch_bounds__(kWarps * 32, 1)
     for (int gen = plain_generations; gen < generations; ++gen) {
       step_generation<kRows, kWarps>(edge_rows[gen & 1], w0, w1, lane, warp, logic);
       if (gen + 1 < generations && field.stores_at(gen + 1)) {
-        store_interior<kRows, kWarps, kGens>(field, gen + 1, w0, w1, lane, warp, first_word,
-                                             first_row, width_words, height);
+        field.store_early(gen + 1, w0, w1, rows);
       }
     }
   }
-  store_interior<kRows, kWarps, kGens>(field, generations, w0, w1, lane, warp, first_word,
-                                       first_row, width_words, height);
+  field.store(generations, w0, w1, rows);
   field.finish();
 }
 
@@ -240,8 +232,7 @@ uint64_t launch_for_rule(const Field& field, PackedFieldView view, Edge edge, in
 
 uint64_t launch_multistep(const uint32_t* src, uint32_t* dst, PackedFieldView field, Edge edge,
                           int generations, const Rule& rule, cudaStream_t stream) {
-  return launch_for_rule(FlatField{src, dst, field.width_words}, field, edge, generations, rule,
-                         stream);
+  return launch_for_rule(FlatField{src, dst}, field, edge, generations, rule, stream);
 }
 
 uint64_t launch_multistep(const TiledField& field, PackedFieldView view, Edge edge, int generations,

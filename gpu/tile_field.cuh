@@ -17,6 +17,8 @@
 #include <cstdint>
 
 #include "engine/core/tile.h"
+#include "gpu/kernel_config.cuh"
+#include "gpu/thread_rows.cuh"
 
 namespace gol::gpu {
 
@@ -40,98 +42,167 @@ inline constexpr uint32_t kTileNonempty = 2u;
 // itself after generation g-2; each thread compares only words it stored,
 // and no launch writes its `src`, so no word is read after another thread
 // wrote it.
+//
+// Memory access: a block's span starts one word left of a tile (word
+// 62 * bx - 1, see multistep_kernel), so lane l's two words are word 1 of
+// one tile and word 0 of the next. Lane l loads the first of these tiles
+// whole, two rows (16 bytes) at a time, and hands word 0 to the lane on its
+// left; it stores the second tile whole, taking word 1 from the lane on its
+// right. The 62 exact words of a block are 31 whole tiles, so lanes 0..30
+// store whole tiles and lane 31 none; each 16-byte access fills half a
+// 32-byte sector, as many sectors as the flat layout's 4-byte accesses.
 struct TiledField {
   static constexpr bool kStoresBeforeLast = true;
+  static_assert(kWordsPerLane == 2 && kInteriorWords % 2 == 0,
+                "a block's span must start at word 1 of a tile");
 
   const uint32_t* src = nullptr;
   uint32_t* dst = nullptr;
   uint32_t* before_last = nullptr;  // the last launch when g >= 2
   const uint32_t* table = nullptr;
   int64_t tiles_x = 0;  // the rectangle+ring's width in tiles
+  int64_t tiles_y = 0;  // and height
   int generations = 0;  // g
   bool last_launch = false;
   uint32_t* activity = nullptr;  // the last launch: zeroed before it
   int ring = 0;                  // 1 with a ring, 0 for a whole torus
   int64_t owned_x = 0;           // the owned rectangle's width in tiles
 
-  int64_t tiles_y = 0;  // and height
-
-  // A thread's stores touch at most two tile rows (its rows) and two tile
-  // columns (its two words): stores_begin() looks up those four tiles once
-  // per store phase, (row_tile, col_tile) being the first, and the last
-  // phase notes per tile, at bit 2 * (tile row - row_tile) + (tile column -
-  // col_tile), whether it changed (and at bit 4 + that, whether it is live).
+  // What a thread's stores in the last launch found. It stores one tile
+  // column, `col_tile`, over at most two tile rows from `row_tile`: bit dr
+  // of `flags` is "tile row row_tile + dr changed", bit 2 + dr "is live".
   int64_t row_tile = 0;
   int64_t col_tile = 0;
-  uint32_t entries[2][2] = {{0, 0}, {0, 0}};
   uint32_t flags = 0;
   uint32_t population = 0;
 
-  __device__ __forceinline__ uint32_t entry(int64_t row, int64_t word) const {
-    return __ldg(table + (row >> kTileBits) * tiles_x + (word >> 1));
+  __device__ __forceinline__ uint32_t entry(int64_t tile_row, int64_t tile_col) const {
+    return __ldg(table + tile_row * tiles_x + tile_col);
   }
-  static __device__ __forceinline__ size_t offset(uint32_t entry, int64_t row, int64_t word) {
+  // Word 0 of `row` (taken within its tile) in the tile of `entry`.
+  static __device__ __forceinline__ size_t word_at(uint32_t entry, int64_t row) {
     return static_cast<size_t>(entry & ~kRingTile) * kTileWords +
-           static_cast<size_t>((row & (kTileSize - 1)) * 2 + (word & 1));
+           static_cast<size_t>((row & (kTileSize - 1)) * 2);
   }
 
-  __device__ __forceinline__ uint32_t load(int64_t row, int64_t word) const {
-    return __ldg(src + offset(entry(row, word), row, word));
+  template <int kRows>
+  __device__ __forceinline__ void load(uint32_t (&w0)[kRows], uint32_t (&w1)[kRows],
+                                       const ThreadRows& t) const {
+    const int64_t col0 = resolve(t.first_word, t.width_words, t.torus);  // odd: word 1
+    const int64_t col1 = resolve(t.first_word + 1, t.width_words, t.torus);
+    const int64_t tile_col = col0 >= 0 ? col0 >> 1 : -1;
+#pragma unroll
+    for (int i = 0; i < kRows; i += 2) {
+      // Even, so rows row and row + 1 lie in one tile, also after wrapping.
+      const int64_t row = resolve(t.first_row + i, t.height, t.torus);
+      uint4 pair = make_uint4(0, 0, 0, 0);
+      if (row >= 0 && tile_col >= 0) {
+        pair = __ldg(
+            reinterpret_cast<const uint4*>(src + word_at(entry(row >> kTileBits, tile_col), row)));
+      }
+      w0[i] = pair.y;
+      w0[i + 1] = pair.w;
+      w1[i] = __shfl_down_sync(0xffffffffu, pair.x, 1);
+      w1[i + 1] = __shfl_down_sync(0xffffffffu, pair.z, 1);
+      if (t.lane == 31) {
+        // No lane to the right: word 0 of the next tile, read alone.
+        const bool inside = row >= 0 && col1 >= 0;
+        const uint32_t* word =
+            inside ? src + word_at(entry(row >> kTileBits, col1 >> 1), row) : nullptr;
+        w1[i] = inside ? __ldg(word) : 0u;
+        w1[i + 1] = inside ? __ldg(word + 2) : 0u;
+      }
+    }
   }
 
   __device__ __forceinline__ bool stores_at(int generation) const {
     return last_launch && (generation == generations - 1 || generation == generations - 2);
   }
 
-  // Stored rows and words are never below the thread's first ones clamped
-  // to 0 (the halo is not stored), nor past the field.
-  __device__ __forceinline__ void stores_begin(int64_t first_row, int64_t first_word) {
-    row_tile = (first_row > 0 ? first_row : 0) >> kTileBits;
-    col_tile = (first_word > 0 ? first_word : 0) >> 1;
+  // After generation g-2 (t+k-2, into dst) or g-1 (t+k-1, into before_last,
+  // ring tiles zeroed) of the last launch. Apart from store(): its compare
+  // path would hold registers the live rows need here.
+  template <int kRows>
+  __device__ __forceinline__ void store_early(int generation, const uint32_t (&w0)[kRows],
+                                              const uint32_t (&w1)[kRows], const ThreadRows& t) {
+    uint32_t* const out = generation == generations - 2 ? dst : before_last;
+    const bool zero_ring = generation == generations - 1;
+    for_each_stored_pair(w0, w1, t, [&](size_t at, bool ring_tile, int, uint4 pair) {
+      *reinterpret_cast<uint4*>(out + at) = ring_tile && zero_ring ? make_uint4(0, 0, 0, 0) : pair;
+    });
+  }
+
+  // After the launch's last generation.
+  template <int kRows>
+  __device__ __forceinline__ void store(int, const uint32_t (&w0)[kRows],
+                                        const uint32_t (&w1)[kRows], const ThreadRows& t) {
+    for_each_stored_pair(w0, w1, t, [&](size_t at, bool ring_tile, int dr, uint4 pair) {
+      uint4* const out = reinterpret_cast<uint4*>(dst + at);
+      if (!last_launch) {
+        *out = pair;
+      } else if (ring_tile) {
+        *out = make_uint4(0, 0, 0, 0);
+      } else {
+        note_final(generations == 2 ? __ldg(reinterpret_cast<const uint4*>(src + at)) : *out, pair,
+                   dr);
+        *out = pair;
+      }
+    });
+  }
+
+  // Calls put(word offset, ring tile?, dr, two rows of the tile) for each
+  // pair of exact rows of the tile this lane stores (none for lane 31).
+  template <int kRows, class Put>
+  __device__ __forceinline__ void for_each_stored_pair(const uint32_t (&w0)[kRows],
+                                                       const uint32_t (&w1)[kRows],
+                                                       const ThreadRows& t, Put put) {
+    const bool writes =
+        t.lane < 31 && t.first_word + 1 < t.width_words && t.store_from < t.store_to;
+    col_tile = (t.first_word + 1) >> 1;
+    row_tile = (t.first_row + t.store_from) >> kTileBits;
+    uint32_t entries[2];
 #pragma unroll
     for (int dr = 0; dr < 2; ++dr) {
+      entries[dr] = writes && row_tile + dr < tiles_y ? entry(row_tile + dr, col_tile) : 0u;
+    }
 #pragma unroll
-      for (int dc = 0; dc < 2; ++dc) {
-        const bool inside = row_tile + dr < tiles_y && col_tile + dc < tiles_x;
-        entries[dr][dc] = inside ? __ldg(table + (row_tile + dr) * tiles_x + col_tile + dc) : 0u;
+    for (int i = 0; i < kRows; i += 2) {
+      const uint32_t right0 = __shfl_down_sync(0xffffffffu, w0[i], 1);
+      const uint32_t right1 = __shfl_down_sync(0xffffffffu, w0[i + 1], 1);
+      if (writes && i >= t.store_from && i < t.store_to) {
+        const int64_t row = t.first_row + i;
+        const int dr = static_cast<int>((row >> kTileBits) - row_tile);
+        const uint32_t e = dr ? entries[1] : entries[0];
+        put(word_at(e, row), (e & kRingTile) != 0, dr,
+            make_uint4(w1[i], right0, w1[i + 1], right1));
       }
+      // Keeps the compiler from hoisting a whole phase's shuffles ahead of
+      // its stores: with the rows still live (store_early) that spilled
+      // about 1 KB a thread.
+      __syncwarp();
     }
   }
 
-  __device__ __forceinline__ void store(int generation, int64_t row, int64_t word, uint32_t value) {
-    const int dr = static_cast<int>((row >> kTileBits) - row_tile);
-    const int dc = static_cast<int>((word >> 1) - col_tile);
-    const uint32_t e =
-        dr ? (dc ? entries[1][1] : entries[1][0]) : (dc ? entries[0][1] : entries[0][0]);
-    const size_t at = offset(e, row, word);
-    const bool ring_tile = (e & kRingTile) != 0;
-    if (!last_launch || generation == generations - 2) {
-      dst[at] = value;
-    } else if (generation == generations - 1) {
-      before_last[at] = ring_tile ? 0u : value;
-    } else if (ring_tile) {
-      dst[at] = 0u;
-    } else {
-      const uint32_t two_back = generations == 2 ? __ldg(src + at) : dst[at];
-      const int bit = 2 * dr + dc;
-      flags |= (static_cast<uint32_t>(two_back != value) | (static_cast<uint32_t>(value != 0) << 4))
-               << bit;
-      population += static_cast<uint32_t>(__popc(value));
-      dst[at] = value;
-    }
+  __device__ __forceinline__ void note_final(uint4 two_back, uint4 now, int dr) {
+    const bool changed = ((two_back.x ^ now.x) | (two_back.y ^ now.y) | (two_back.z ^ now.z) |
+                          (two_back.w ^ now.w)) != 0;
+    const bool live = (now.x | now.y | now.z | now.w) != 0;
+    flags |= (static_cast<uint32_t>(changed) | static_cast<uint32_t>(live) << 2) << dr;
+    population +=
+        static_cast<uint32_t>(__popc(now.x) + __popc(now.y) + __popc(now.z) + __popc(now.w));
   }
 
   // Called by every thread of the launch (the population sum is warp-wide).
   __device__ __forceinline__ void finish() {
     if (!last_launch) return;
 #pragma unroll
-    for (int bit = 0; bit < 4; ++bit) {
+    for (int dr = 0; dr < 2; ++dr) {
       const uint32_t tile_flags =
-          ((flags >> bit) & 1u) * kTileChanged | ((flags >> (bit + 4)) & 1u) * kTileNonempty;
+          ((flags >> dr) & 1u) * kTileChanged | ((flags >> (dr + 2)) & 1u) * kTileNonempty;
       if (tile_flags == 0) continue;
-      const int64_t r = row_tile + bit / 2 - ring;
-      const int64_t c = col_tile + bit % 2 - ring;
-      atomicOr(activity + kActivityHeaderWords + r * owned_x + c, tile_flags);
+      atomicOr(
+          activity + kActivityHeaderWords + (row_tile + dr - ring) * owned_x + (col_tile - ring),
+          tile_flags);
     }
     uint32_t total = population;
     for (int lanes = 16; lanes > 0; lanes /= 2)

@@ -167,18 +167,20 @@ TEST(GpuNaive, RefusesThePlane) {
   EXPECT_THROW(backend->load(CellSet{}, Rule::conway(), Topology::plane()), InputError);
 }
 
-TEST(GpuRegistry, GpuIsChosenOnlyWhenAvailable) {
+// "auto" picks hybrid (at any density) where a device is usable and never
+// a GPU backend elsewhere.
+TEST(GpuRegistry, GpuBackendsAreChosenOnlyWhenAvailable) {
   const BackendRegistry& registry = BackendRegistry::builtin();
   ASSERT_NE(registry.find("gpu"), nullptr);
   ASSERT_NE(registry.find("gpu-naive"), nullptr);
   ASSERT_NE(registry.find("gpu-bitstep"), nullptr);
   WorkloadHint dense{Topology::torus(64, 64), 2048, BBox{0, 0, 63, 63}};
   if (device_available()) {
-    EXPECT_EQ(registry.resolve("auto", dense).name, "gpu");
-    EXPECT_NE(registry.resolve("auto", WorkloadHint{Topology::torus(64, 64), 1, std::nullopt}).name,
-              "gpu");
+    EXPECT_EQ(registry.resolve("auto", dense).name, "hybrid");
+    EXPECT_EQ(registry.resolve("auto", WorkloadHint{Topology::torus(64, 64), 1, std::nullopt}).name,
+              "hybrid");
   } else {
-    EXPECT_NE(registry.resolve("auto", dense).name, "gpu");
+    EXPECT_TRUE(registry.resolve("auto", dense).is_cpu);
     try {
       registry.create("gpu", {}, dense);
       FAIL() << "gpu created without a device";
