@@ -326,9 +326,13 @@ std::vector<Cluster> find_clusters(const ActivityBlocks& activity, const TorusTi
         queue.push_back(other);
       }
     }
+    const auto margin = [&](int64_t side) {
+      return std::max(options.margin,
+                      static_cast<int64_t>(options.margin_fraction * static_cast<double>(side)));
+    };
     const gpu::TileRect margin_rect =
-        make_rect(grown(x_span(cluster.rect), options.margin, torus.x),
-                  grown(y_span(cluster.rect), options.margin, torus.y));
+        make_rect(grown(x_span(cluster.rect), margin(cluster.rect.width), torus.x),
+                  grown(y_span(cluster.rect), margin(cluster.rect.height), torus.y));
     cluster.rect = fit_to_torus(margin_rect, torus);
     if (!torus.is_torus() && !within_plane_range(cluster.rect)) continue;
     clusters.push_back(cluster);

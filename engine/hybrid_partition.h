@@ -111,8 +111,13 @@ struct ClusterOptions {
   // Active tiles a block needs to count as dense.
   int64_t dense_block_tiles = 8;
   // Tiles of margin around a cluster's active tiles, so the fringe of a
-  // soup (and its first escaping debris) stays inside the region.
+  // soup (and its first escaping debris) stays inside the region: at least
+  // `margin`, and this fraction of the cluster's side. A large soup's
+  // fringe creeps outwards for thousands of generations, and each time it
+  // outgrows its region the region is replaced by a larger one (all its
+  // tiles down and up again); GPU area is cheap, round trips are not.
   int64_t margin = 2;
+  double margin_fraction = 1.0 / 16;
 };
 
 // The active tiles grouped into clusters: dense blocks joined with their

@@ -67,6 +67,7 @@ TEST(HybridRects, ARingThatWouldMeetItselfMakesTheWholeTorus) {
 ClusterOptions options_with_margin(int64_t margin) {
   ClusterOptions options;
   options.margin = margin;
+  options.margin_fraction = 0;
   return options;
 }
 
@@ -118,6 +119,20 @@ TEST(HybridClusters, DenseBlobsBecomeRectanglesWithAMargin) {
   EXPECT_EQ(clusters[0].active_tiles, 60);
   EXPECT_EQ(clusters[1].rect, (TileRect{98, -52, 8, 8}));
   EXPECT_EQ(clusters[1].active_tiles, 16);
+}
+
+TEST(HybridClusters, LargeClustersGetMarginsInProportion) {
+  ClusterOptions options;
+  options.margin = 2;
+  options.margin_fraction = 1.0 / 16;
+  const std::vector<Cluster> large =
+      find_clusters(blocks_of(filled({0, 0, 256, 64})), kPlane, options);
+  ASSERT_EQ(large.size(), 1u);
+  EXPECT_EQ(large[0].rect, (TileRect{-16, -4, 288, 72}));
+  const std::vector<Cluster> small =
+      find_clusters(blocks_of(filled({0, 0, 16, 8})), kPlane, options);
+  ASSERT_EQ(small.size(), 1u);
+  EXPECT_EQ(small[0].rect, (TileRect{-2, -2, 20, 12}));
 }
 
 TEST(HybridClusters, BlobsTooCloseForTwoRegionsMerge) {
