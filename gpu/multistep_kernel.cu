@@ -135,7 +135,7 @@ __global__ void __launch_bounds__(kWarps * 32, 1)
   // [generation parity][top row, bottom row][warp][word][lane]
   __shared__ uint32_t edge_rows[2][2][kWarps][kWordsPerLane][32];
 
-  static_assert(kRows % 2 == 0 && kGens % 2 == 0, "ThreadRows promises even row bounds");
+  static_assert(kRows % 4 == 0 && kGens % 4 == 0, "ThreadRows promises row bounds in fours");
 
   const int lane = threadIdx.x & 31;
   const int warp = threadIdx.x >> 5;

@@ -24,7 +24,7 @@ __device__ __forceinline__ int64_t resolve(int64_t index, int64_t extent, bool t
 // outside the field (the halo): resolve() maps them. Rows i in
 // [store_from, store_to) are exact after the launch and are stored; word 0
 // of lane 0 and word 1 of lane 31 never are. first_row, store_from and
-// store_to are even.
+// store_to are multiples of 4 (whole 32-byte sectors of a pool tile).
 struct ThreadRows {
   int lane;
   int64_t first_row;

@@ -47,10 +47,9 @@ inline constexpr uint32_t kTileNonempty = 2u;
 // 62 * bx - 1, see multistep_kernel), so lane l's two words are word 1 of
 // one tile and word 0 of the next. Lane l loads the first of these tiles
 // whole, two rows (16 bytes) at a time, and hands word 0 to the lane on its
-// left; it stores the second tile whole, taking word 1 from the lane on its
-// right. The 62 exact words of a block are 31 whole tiles, so lanes 0..30
-// store whole tiles and lane 31 none; each 16-byte access fills half a
-// 32-byte sector, as many sectors as the flat layout's 4-byte accesses.
+// left. The 62 exact words of a block are 31 whole tiles, stored a 32-byte
+// sector (four rows of a tile) per lane pair, the words gathered by warp
+// shuffles (for_each_stored_pair).
 struct TiledField {
   static constexpr bool kStoresBeforeLast = true;
   static_assert(kWordsPerLane == 2 && kInteriorWords % 2 == 0,
@@ -68,9 +67,10 @@ struct TiledField {
   int ring = 0;                  // 1 with a ring, 0 for a whole torus
   int64_t owned_x = 0;           // the owned rectangle's width in tiles
 
-  // What a thread's stores in the last launch found. It stores one tile
-  // column, `col_tile`, over at most two tile rows from `row_tile`: bit dr
-  // of `flags` is "tile row row_tile + dr changed", bit 2 + dr "is live".
+  // What a thread's stores in the last launch found. It stores the span's
+  // tile columns col_tile and col_tile + 16 (for_each_stored_pair), over
+  // at most two tile rows from row_tile: bit 2h + dr of `flags` is "tile
+  // (row_tile + dr, col_tile + 16h) changed", bit 4 + that "is live".
   int64_t row_tile = 0;
   int64_t col_tile = 0;
   uint32_t flags = 0;
@@ -136,7 +136,7 @@ struct TiledField {
   template <int kRows>
   __device__ __forceinline__ void store(int, const uint32_t (&w0)[kRows],
                                         const uint32_t (&w1)[kRows], const ThreadRows& t) {
-    for_each_stored_pair(w0, w1, t, [&](size_t at, bool ring_tile, int dr, uint4 pair) {
+    for_each_stored_pair(w0, w1, t, [&](size_t at, bool ring_tile, int bit, uint4 pair) {
       uint4* const out = reinterpret_cast<uint4*>(dst + at);
       if (!last_launch) {
         *out = pair;
@@ -144,50 +144,72 @@ struct TiledField {
         *out = make_uint4(0, 0, 0, 0);
       } else {
         note_final(generations == 2 ? __ldg(reinterpret_cast<const uint4*>(src + at)) : *out, pair,
-                   dr);
+                   bit);
         *out = pair;
       }
     });
   }
 
-  // Calls put(word offset, ring tile?, dr, two rows of the tile) for each
-  // pair of exact rows of the tile this lane stores (none for lane 31).
+  // Calls put(word offset, ring tile?, tile bit, two rows of a tile) for
+  // each 16-byte piece this lane stores. In each group of four exact rows,
+  // lanes 2m and 2m+1 store rows 0-1 and 2-3 of the span's tile m, one
+  // whole 32-byte sector between them (an L2 sector written in halves costs
+  // about twice the time): tiles 0..15, then 16..30. Tile m's word 0 is
+  // lane m's w1 and its word 1 lane m+1's w0.
   template <int kRows, class Put>
   __device__ __forceinline__ void for_each_stored_pair(const uint32_t (&w0)[kRows],
                                                        const uint32_t (&w1)[kRows],
                                                        const ThreadRows& t, Put put) {
-    const bool writes =
-        t.lane < 31 && t.first_word + 1 < t.width_words && t.store_from < t.store_to;
-    col_tile = (t.first_word + 1) >> 1;
+    const int half_lane = t.lane >> 1;
+    const int upper = t.lane & 1;  // rows 2-3 of each group
+    // The span's tile 0 holds words 62 bx and 62 bx + 1.
+    col_tile = ((t.first_word + 1) >> 1) - t.lane + half_lane;
     row_tile = (t.first_row + t.store_from) >> kTileBits;
-    uint32_t entries[2];
+    bool writes[2];
+    uint32_t entries[2][2];
 #pragma unroll
-    for (int dr = 0; dr < 2; ++dr) {
-      entries[dr] = writes && row_tile + dr < tiles_y ? entry(row_tile + dr, col_tile) : 0u;
+    for (int h = 0; h < 2; ++h) {
+      const int64_t col = col_tile + 16 * h;
+      writes[h] = half_lane + 16 * h < 31 && 2 * col < t.width_words && t.store_from < t.store_to;
+#pragma unroll
+      for (int dr = 0; dr < 2; ++dr) {
+        entries[h][dr] = writes[h] && row_tile + dr < tiles_y ? entry(row_tile + dr, col) : 0u;
+      }
     }
 #pragma unroll
-    for (int i = 0; i < kRows; i += 2) {
-      const uint32_t right0 = __shfl_down_sync(0xffffffffu, w0[i], 1);
-      const uint32_t right1 = __shfl_down_sync(0xffffffffu, w0[i + 1], 1);
-      if (writes && i >= t.store_from && i < t.store_to) {
-        const int64_t row = t.first_row + i;
-        const int dr = static_cast<int>((row >> kTileBits) - row_tile);
-        const uint32_t e = dr ? entries[1] : entries[0];
-        put(word_at(e, row), (e & kRingTile) != 0, dr,
-            make_uint4(w1[i], right0, w1[i + 1], right1));
+    for (int q = 0; q < kRows; q += 4) {
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int m = half_lane + 16 * h;
+        const uint32_t word0_row0 = __shfl_sync(0xffffffffu, w1[q], m);
+        const uint32_t word0_row1 = __shfl_sync(0xffffffffu, w1[q + 1], m);
+        const uint32_t word0_row2 = __shfl_sync(0xffffffffu, w1[q + 2], m);
+        const uint32_t word0_row3 = __shfl_sync(0xffffffffu, w1[q + 3], m);
+        const uint32_t word1_row0 = __shfl_sync(0xffffffffu, w0[q], m + 1);
+        const uint32_t word1_row1 = __shfl_sync(0xffffffffu, w0[q + 1], m + 1);
+        const uint32_t word1_row2 = __shfl_sync(0xffffffffu, w0[q + 2], m + 1);
+        const uint32_t word1_row3 = __shfl_sync(0xffffffffu, w0[q + 3], m + 1);
+        if (writes[h] && q >= t.store_from && q < t.store_to) {
+          const int64_t row = t.first_row + q + 2 * upper;
+          const int dr = static_cast<int>((row >> kTileBits) - row_tile);
+          const uint32_t e = dr ? entries[h][1] : entries[h][0];
+          put(word_at(e, row), (e & kRingTile) != 0, 2 * h + dr,
+              upper ? make_uint4(word0_row2, word1_row2, word0_row3, word1_row3)
+                    : make_uint4(word0_row0, word1_row0, word0_row1, word1_row1));
+        }
+        // Keeps the compiler from hoisting a whole phase's shuffles ahead
+        // of its stores: with the rows still live (store_early) that
+        // spilled about 1 KB a thread.
+        __syncwarp();
       }
-      // Keeps the compiler from hoisting a whole phase's shuffles ahead of
-      // its stores: with the rows still live (store_early) that spilled
-      // about 1 KB a thread.
-      __syncwarp();
     }
   }
 
-  __device__ __forceinline__ void note_final(uint4 two_back, uint4 now, int dr) {
+  __device__ __forceinline__ void note_final(uint4 two_back, uint4 now, int bit) {
     const bool changed = ((two_back.x ^ now.x) | (two_back.y ^ now.y) | (two_back.z ^ now.z) |
                           (two_back.w ^ now.w)) != 0;
     const bool live = (now.x | now.y | now.z | now.w) != 0;
-    flags |= (static_cast<uint32_t>(changed) | static_cast<uint32_t>(live) << 2) << dr;
+    flags |= (static_cast<uint32_t>(changed) | static_cast<uint32_t>(live) << 4) << bit;
     population +=
         static_cast<uint32_t>(__popc(now.x) + __popc(now.y) + __popc(now.z) + __popc(now.w));
   }
@@ -196,13 +218,13 @@ struct TiledField {
   __device__ __forceinline__ void finish() {
     if (!last_launch) return;
 #pragma unroll
-    for (int dr = 0; dr < 2; ++dr) {
+    for (int bit = 0; bit < 4; ++bit) {
       const uint32_t tile_flags =
-          ((flags >> dr) & 1u) * kTileChanged | ((flags >> (dr + 2)) & 1u) * kTileNonempty;
+          ((flags >> bit) & 1u) * kTileChanged | ((flags >> (bit + 4)) & 1u) * kTileNonempty;
       if (tile_flags == 0) continue;
-      atomicOr(
-          activity + kActivityHeaderWords + (row_tile + dr - ring) * owned_x + (col_tile - ring),
-          tile_flags);
+      const int64_t r = row_tile + (bit & 1) - ring;
+      const int64_t c = col_tile + 16 * (bit >> 1) - ring;
+      atomicOr(activity + kActivityHeaderWords + r * owned_x + c, tile_flags);
     }
     uint32_t total = population;
     for (int lanes = 16; lanes > 0; lanes /= 2)
