@@ -13,6 +13,7 @@
 #include "bench/child_process.h"
 #include "bench/golly_runner.h"
 #include "bench/gpu_kernel_bench.h"
+#include "bench/plot.h"
 #include "bench/report.h"
 #include "bench/tile_pool_bench.h"
 #include "bench/workloads.h"
@@ -205,6 +206,7 @@ int run_bench_command(const BenchOptions& options) {
   }
   const std::vector<ChosenBackend> backends = choose_backends(options);
   const std::vector<Workload> workloads = choose_workloads(options, backends);
+  const std::string plotting_python = options.plot_path ? find_plotting_python() : std::string();
   std::optional<std::string> bgolly;
   BenchReport report;
   report.machine = current_machine(options.threads);
@@ -228,6 +230,7 @@ int run_bench_command(const BenchOptions& options) {
   write_table(stdout_taken ? std::cerr : std::cout, report);
   if (options.json_path) write_output(*options.json_path, report, write_json);
   if (options.csv_path) write_output(*options.csv_path, report, write_csv);
+  if (options.plot_path) plot_report(report, *options.plot_path, plotting_python);
   if (!report.disagreements.empty()) {
     throw RuntimeError("backends disagree on " + std::to_string(report.disagreements.size()) +
                        " result(s); see the check lines above");

@@ -23,6 +23,8 @@ struct BenchOptions {
   GollyMode golly = GollyMode::kAuto;
   std::optional<std::string> json_path;  // "-" is stdout
   std::optional<std::string> csv_path;   // "-" is stdout
+  // --plot: effective CUpS drawn by bench/plot_bench.py into this file.
+  std::optional<std::string> plot_path;
   bool list = false;
   bool quick = false;
   // Each run in a child process, so its peak memory can be measured.

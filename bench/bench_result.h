@@ -44,12 +44,24 @@ struct RunResult {
   // pattern, no generations).
   std::optional<double> load_seconds;
 
-  // Filled in by derive_comparisons().
+  // Filled in by derive_comparisons(). Golly's time over ours, like with
+  // like: engine only (engine_seconds), and whole process (process_seconds,
+  // ours only with --isolate).
   std::optional<double> speedup;
-  std::string speedup_baseline;        // "serial", or the slowest backend run
-  std::optional<double> vs_quicklife;  // QuickLife seconds / ours
-  std::optional<double> vs_hashlife;
+  std::string speedup_baseline;  // "serial", or the slowest backend run
+  std::optional<double> vs_quicklife_engine;
+  std::optional<double> vs_quicklife_process;
+  std::optional<double> vs_hashlife_engine;
+  std::optional<double> vs_hashlife_process;
 
+  // The time spent running generations, without process start or loading
+  // the pattern: ours as timed; Golly's whole run less its -m 0 run, when
+  // that leaves anything.
+  std::optional<double> engine_seconds() const {
+    if (engine == Engine::kGol) return median_seconds;
+    if (!load_seconds || median_seconds <= *load_seconds) return std::nullopt;
+    return median_seconds - *load_seconds;
+  }
   double effective_cups() const {
     return median_seconds > 0 ? area * generations / median_seconds : 0;
   }

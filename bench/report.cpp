@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <variant>
 
@@ -53,8 +54,11 @@ std::vector<Field> result_fields(const RunResult& r) {
       {"device_cups", optional_value(r.device_cups())},
       {"speedup", optional_value(r.speedup)},
       {"speedup_baseline", r.speedup_baseline},
-      {"vs_quicklife", optional_value(r.vs_quicklife)},
-      {"vs_hashlife", optional_value(r.vs_hashlife)},
+      {"engine_seconds", optional_value(r.engine_seconds())},
+      {"vs_quicklife_engine", optional_value(r.vs_quicklife_engine)},
+      {"vs_quicklife_process", optional_value(r.vs_quicklife_process)},
+      {"vs_hashlife_engine", optional_value(r.vs_hashlife_engine)},
+      {"vs_hashlife_process", optional_value(r.vs_hashlife_process)},
       {"peak_rss_bytes", optional_value(r.peak_rss_bytes)},
       {"load_peak_rss_bytes", optional_value(r.load_peak_rss_bytes)},
       {"process_seconds", optional_value(r.process_seconds)},
@@ -120,7 +124,7 @@ std::string fixed(double v, const char* format) {
   return text;
 }
 
-std::string seconds_text(double s) { return fixed(s, s < 10 ? "%.4f" : "%.2f"); }
+std::string seconds_text(const std::optional<double>& s) { return s ? significant_text(*s) : "-"; }
 
 std::string ratio_text(const std::optional<double>& v) { return v ? fixed(*v, "%.2fx") : "-"; }
 
@@ -129,6 +133,13 @@ std::string speedup_text(const RunResult& r) {
   std::string text = ratio_text(r.speedup);
   if (r.speedup_baseline != "serial") text += " (" + r.speedup_baseline + ")";
   return text;
+}
+
+// printf's %e rounds correctly to a number of significant digits.
+double round_to_three_digits(double value) {
+  char text[48];
+  std::snprintf(text, sizeof text, "%.2e", value);
+  return std::strtod(text, nullptr);
 }
 
 struct Column {
@@ -146,18 +157,25 @@ std::vector<Column> table_columns(const BenchReport& report) {
       report, [](const RunResult& r) { return r.device_seconds > 0 || r.transfer_seconds > 0; });
   const bool memory =
       any_of_results(report, [](const RunResult& r) { return r.peak_rss_bytes.has_value(); });
-  // Only --isolate gives whole-process times for our backends.
-  const bool process = any_of_results(report, [](const RunResult& r) {
-    return r.engine == Engine::kGol && r.process_seconds.has_value();
-  });
+  const bool golly =
+      any_of_results(report, [](const RunResult& r) { return r.engine != Engine::kGol; });
+  // Whole-process times: bgolly's always, ours with --isolate.
+  const bool process =
+      any_of_results(report, [](const RunResult& r) { return r.process_seconds.has_value(); });
   std::vector<Column> columns = {{"workload", true, {}},  {"backend", true, {}},
                                  {"gens", false, {}},     {"median s", false, {}},
+                                 {"timed", true, {}},     {"engine s", false, {}},
                                  {"eff CUpS", false, {}}, {"comp CUpS", false, {}}};
   if (device) {
     for (const char* title : {"device s", "xfer s", "dev CUpS"})
       columns.push_back({title, false, {}});
   }
-  for (const char* title : {"speed-up", "vs QL", "vs HL"}) columns.push_back({title, false, {}});
+  columns.push_back({"speed-up", false, {}});
+  if (golly) {
+    for (const char* title : {"vs QL engine", "vs QL process", "vs HL engine", "vs HL process"}) {
+      columns.push_back({title, false, {}});
+    }
+  }
   if (process) columns.push_back({"process s", false, {}});
   if (memory) columns.push_back({"peak MiB", false, {}});
   columns.push_back({"population", false, {}});
@@ -167,6 +185,8 @@ std::vector<Column> table_columns(const BenchReport& report) {
                                     r.backend,
                                     std::to_string(r.generations),
                                     seconds_text(r.median_seconds),
+                                    r.engine == Engine::kGol ? "engine" : "process",
+                                    seconds_text(r.engine_seconds()),
                                     si_format(r.effective_cups()),
                                     r.computed_cups() ? si_format(*r.computed_cups()) : "-"};
     if (device) {
@@ -175,9 +195,13 @@ std::vector<Column> table_columns(const BenchReport& report) {
       row.push_back(r.device_cups() ? si_format(*r.device_cups()) : "-");
     }
     row.push_back(speedup_text(r));
-    row.push_back(ratio_text(r.vs_quicklife));
-    row.push_back(ratio_text(r.vs_hashlife));
-    if (process) row.push_back(r.process_seconds ? seconds_text(*r.process_seconds) : "-");
+    if (golly) {
+      for (const auto& ratio : {r.vs_quicklife_engine, r.vs_quicklife_process, r.vs_hashlife_engine,
+                                r.vs_hashlife_process}) {
+        row.push_back(ratio_text(ratio));
+      }
+    }
+    if (process) row.push_back(seconds_text(r.process_seconds));
     if (memory) {
       row.push_back(r.peak_rss_bytes
                         ? fixed(static_cast<double>(*r.peak_rss_bytes) / (1 << 20), "%.1f")
@@ -211,32 +235,36 @@ void write_rows(std::ostream& out, const std::vector<Column>& columns, size_t ro
   }
 }
 
-void write_golly_notes(std::ostream& out, const BenchReport& report) {
-  bool any = false;
-  for (const RunResult& r : report.results) {
-    if (r.engine != Engine::kGolly) continue;
-    if (!any) {
-      out << "bgolly rows time the whole process (read the RLE, run; no output written);\n"
-             "the same command with -m 0 (reading only) took:\n";
-      any = true;
-    }
-    out << "  " << r.workload << " " << r.backend << ": "
-        << (r.load_seconds ? seconds_text(*r.load_seconds) : std::string("-")) << " s\n";
-  }
-}
-
 }  // namespace
 
 std::string si_format(double value) {
   static constexpr const char* kPrefixes[] = {"", "k", "M", "G", "T", "P", "E"};
   if (!std::isfinite(value) || value <= 0) return "0";
+  // Rounded first, so 999.7 reads "1.00 k" rather than "1000".
+  value = round_to_three_digits(value);
   int prefix = 0;
   while (value >= 1000 && prefix < 6) {
     value /= 1000;
     ++prefix;
   }
-  const char* format = value >= 100 ? "%.0f" : value >= 10 ? "%.1f" : "%.2f";
-  return fixed(value, format) + (prefix ? std::string(" ") + kPrefixes[prefix] : "");
+  return significant_text(value) + (prefix ? std::string(" ") + kPrefixes[prefix] : "");
+}
+
+std::string significant_text(double value) {
+  if (!std::isfinite(value)) return "-";
+  if (value == 0) return "0";
+  char text[48];
+  // From 1000 up every integer digit is kept.
+  if (std::fabs(value) >= 999.5) {
+    std::snprintf(text, sizeof text, "%.0f", value);
+    return text;
+  }
+  // After rounding (9.996 becomes 10.0, not 10.00) the decimal exponent
+  // says how many decimals keep three digits.
+  value = round_to_three_digits(value);
+  const int exponent = static_cast<int>(std::floor(std::log10(std::fabs(value)) + 1e-9));
+  std::snprintf(text, sizeof text, "%.*f", std::max(0, 2 - exponent), value);
+  return text;
 }
 
 void derive_comparisons(std::vector<RunResult>& results) {
@@ -254,20 +282,29 @@ void derive_comparisons(std::vector<RunResult>& results) {
       base = &r;
     }
   }
-  auto ratio = [](const std::map<std::string, const RunResult*>& reference,
-                  const RunResult& r) -> std::optional<double> {
+  // Their seconds over ours, where both were measured.
+  auto ratio = [](const std::map<std::string, const RunResult*>& reference, const RunResult& r,
+                  auto seconds) -> std::optional<double> {
     const auto it = reference.find(r.workload);
-    if (it == reference.end() || r.median_seconds <= 0) return std::nullopt;
-    return it->second->median_seconds / r.median_seconds;
+    if (it == reference.end()) return std::nullopt;
+    const std::optional<double> theirs = seconds(*it->second);
+    const std::optional<double> ours = seconds(r);
+    if (!theirs || !ours || *ours <= 0) return std::nullopt;
+    return *theirs / *ours;
   };
+  const auto wall = [](const RunResult& r) -> std::optional<double> { return r.median_seconds; };
+  const auto engine = [](const RunResult& r) { return r.engine_seconds(); };
+  const auto process = [](const RunResult& r) { return r.process_seconds; };
   for (RunResult& r : results) {
     if (const auto it = baseline.find(r.workload); it != baseline.end()) {
       r.speedup_baseline = it->second->backend;
     }
-    r.speedup = ratio(baseline, r);
+    r.speedup = ratio(baseline, r, wall);
     if (r.engine == Engine::kGol) {
-      r.vs_quicklife = ratio(quicklife, r);
-      r.vs_hashlife = ratio(hashlife, r);
+      r.vs_quicklife_engine = ratio(quicklife, r, engine);
+      r.vs_quicklife_process = ratio(quicklife, r, process);
+      r.vs_hashlife_engine = ratio(hashlife, r, engine);
+      r.vs_hashlife_process = ratio(hashlife, r, process);
     }
   }
 }
@@ -297,13 +334,16 @@ void write_table(std::ostream& out, const BenchReport& report) {
          "the plane the larger of the initial and final bounding boxes. comp CUpS: cells\n"
          "the backend evaluated / median wall seconds. speed-up: over serial, or where\n"
          "serial did not run, over the slowest of our backends, named in parentheses.\n"
-         "vs QL / vs HL: bgolly QuickLife / HashLife time over ours (above 1: we are faster).\n";
+         "timed: what median s covers: engine (ours: Simulation::advance only) or process\n"
+         "(bgolly: process start, reading the RLE and running). engine s: the generations\n"
+         "alone; for bgolly its run less the same command with -m 0 (start and reading).\n"
+         "vs QL / vs HL: bgolly QuickLife / HashLife time over ours (above 1: we are faster),\n"
+         "like with like: engine over engine, and process over process (ours with --isolate).\n";
   if (report.isolate) {
     out << "--isolate: each run in its own process; process s: that process's whole wall time\n"
            "(start, building the pattern, loading, running); peak MiB: its VmHWM once the\n"
            "generations are run, before the bench's own check (bgolly's: at exit).\n";
   }
-  write_golly_notes(out, report);
   for (const SkippedRun& s : report.skipped) {
     out << "skipped " << s.backend << " on " << s.workload << ": " << s.reason << "\n";
   }

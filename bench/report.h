@@ -27,7 +27,8 @@ struct BenchReport {
 };
 
 // Fills speedup (over serial, or over the slowest of our backends when serial
-// did not run), vs_quicklife and vs_hashlife for every result.
+// did not run) and the vs_quicklife_* and vs_hashlife_* ratios (engine only
+// and whole process) for every result.
 void derive_comparisons(std::vector<RunResult>& results);
 
 // The column keys of the CSV header and of each JSON result object.
@@ -37,7 +38,11 @@ void write_table(std::ostream& out, const BenchReport& report);
 void write_json(std::ostream& out, const BenchReport& report);
 void write_csv(std::ostream& out, const BenchReport& report);
 
-// "152.3 G": three significant digits and an SI prefix.
+// "152 G", "23.5 T": three significant digits and an SI prefix.
 std::string si_format(double value);
+
+// Three significant digits in plain notation: "0.0000312", "1.23", "45.6",
+// "123"; larger numbers keep all their integer digits ("12346").
+std::string significant_text(double value);
 
 }  // namespace gol::bench

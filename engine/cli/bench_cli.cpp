@@ -91,6 +91,9 @@ CLI::App* define_bench_options(CLI::App& gol, BenchArguments& a) {
       ->check(CLI::IsMember({"auto", "off"}));
   bench->add_option("--json", o.json_path, "FILE|-: write the results as JSON");
   bench->add_option("--csv", o.csv_path, "FILE|-: write the results as CSV");
+  bench->add_option("--plot", o.plot_path,
+                    "FILE.png: draw effective CUpS by workload and backend on a log scale "
+                    "(bench/plot_bench.py; needs python3 with matplotlib)");
   bench->add_flag("--isolate", o.isolate, "Each run in its own process, to measure peak memory");
   bench->add_flag("--quick", o.quick, "Scaled-down workloads for smoke tests");
   bench->add_flag("--list", o.list, "List the workloads and exit");

@@ -30,7 +30,8 @@ RunResult row(std::string workload, std::string backend, double seconds,
     r.cell_hash = 0xabcdef;
     r.cells_computed = 1024ull * 1024 * 100;
   } else {
-    r.load_seconds = 0.01;
+    r.load_seconds = 1.0;
+    r.process_seconds = seconds;
     r.peak_rss_bytes = 25u << 20;
   }
   return r;
@@ -52,16 +53,37 @@ BenchReport sample_report() {
   return report;
 }
 
+// bgolly took 4 s in all, 1 s of it starting and reading: 3 s of engine
+// time against simd's 0.5 s. Without --isolate ours has no process time.
 TEST(DeriveComparisons, SpeedupOverSerialAndQuickLife) {
   const BenchReport report = sample_report();
   const RunResult& simd = report.results[2];
   ASSERT_TRUE(simd.speedup);
   EXPECT_DOUBLE_EQ(*simd.speedup, 16.0);
   EXPECT_EQ(simd.speedup_baseline, "serial");
-  ASSERT_TRUE(simd.vs_quicklife);
-  EXPECT_DOUBLE_EQ(*simd.vs_quicklife, 8.0);
-  EXPECT_FALSE(simd.vs_hashlife);
-  EXPECT_FALSE(report.results[3].vs_quicklife);  // Golly is not compared with itself
+  ASSERT_TRUE(simd.vs_quicklife_engine);
+  EXPECT_DOUBLE_EQ(*simd.vs_quicklife_engine, 6.0);
+  EXPECT_FALSE(simd.vs_quicklife_process);
+  EXPECT_FALSE(simd.vs_hashlife_engine);
+  EXPECT_FALSE(report.results[3].vs_quicklife_engine);  // Golly is not compared with itself
+}
+
+TEST(DeriveComparisons, WholeProcessRatiosNeedOurProcessTime) {
+  BenchReport report = sample_report();
+  report.results[2].process_seconds = 0.8;
+  derive_comparisons(report.results);
+  ASSERT_TRUE(report.results[2].vs_quicklife_process);
+  EXPECT_DOUBLE_EQ(*report.results[2].vs_quicklife_process, 5.0);
+  EXPECT_DOUBLE_EQ(*report.results[2].vs_quicklife_engine, 6.0);
+}
+
+// A load run as long as the whole run leaves no engine time to compare.
+TEST(DeriveComparisons, NoEngineRatioWithoutGollyEngineTime) {
+  BenchReport report = sample_report();
+  report.results[3].load_seconds = 4.0;
+  derive_comparisons(report.results);
+  EXPECT_FALSE(report.results[3].engine_seconds());
+  EXPECT_FALSE(report.results[2].vs_quicklife_engine);
 }
 
 TEST(DeriveComparisons, SlowestBackendIsTheBaselineWithoutSerial) {
@@ -70,18 +92,35 @@ TEST(DeriveComparisons, SlowestBackendIsTheBaselineWithoutSerial) {
   ASSERT_TRUE(simd.speedup);
   EXPECT_DOUBLE_EQ(*simd.speedup, 3.0);
   EXPECT_EQ(simd.speedup_baseline, "bit");
-  EXPECT_FALSE(simd.vs_quicklife);
+  EXPECT_FALSE(simd.vs_quicklife_engine);
 }
 
 TEST(Report, TableShowsMachineRowsNotesAndCheck) {
   std::ostringstream out;
   write_table(out, sample_report());
   const std::string text = out.str();
-  for (const char* expected :
-       {"Test CPU", "2026-11-23T03:00:00Z", "load average 1.50 0.80 0.40", "gol bench --quick",
-        "median of 3", "eff CUpS", "comp CUpS", "speed-up", "vs QL", "16.00x", "3.00x (bit)",
-        "8.00x", "peak MiB", "25.0", "device s", "skipped serial on plane-8192: over budget",
-        "check: all backends agree"}) {
+  for (const char* expected : {"Test CPU",
+                               "2026-11-23T03:00:00Z",
+                               "load average 1.50 0.80 0.40",
+                               "gol bench --quick",
+                               "median of 3",
+                               "eff CUpS",
+                               "comp CUpS",
+                               "speed-up",
+                               "vs QL engine",
+                               "vs QL process",
+                               "vs HL engine",
+                               "vs HL process",
+                               "timed",
+                               "engine s",
+                               "16.00x",
+                               "3.00x (bit)",
+                               "6.00x",
+                               "peak MiB",
+                               "25.0",
+                               "device s",
+                               "skipped serial on plane-8192: over budget",
+                               "check: all backends agree"}) {
     EXPECT_NE(text.find(expected), std::string::npos) << expected << "\n" << text;
   }
 }
@@ -122,7 +161,13 @@ TEST(Report, JsonParsesWithTheDocumentedKeys) {
   EXPECT_EQ(simd["cell_hash"].string(), "0000000000abcdef");
   ASSERT_EQ(simd["seconds"].array().size(), 3u);
   EXPECT_DOUBLE_EQ(simd["seconds"].array()[0].number(), 0.5);
-  EXPECT_EQ(json["results"].array()[3]["engine"].string(), "golly");
+  EXPECT_DOUBLE_EQ(simd["engine_seconds"].number(), 0.5);
+  EXPECT_DOUBLE_EQ(simd["vs_quicklife_engine"].number(), 6.0);
+  EXPECT_TRUE(simd["vs_quicklife_process"].is_null());
+  const JsonValue& golly = json["results"].array()[3];
+  EXPECT_EQ(golly["engine"].string(), "golly");
+  EXPECT_DOUBLE_EQ(golly["engine_seconds"].number(), 3.0);
+  EXPECT_DOUBLE_EQ(golly["process_seconds"].number(), 4.0);
   EXPECT_EQ(json["skipped"].array()[0]["backend"].string(), "serial");
   EXPECT_TRUE(json["failures"].array().empty());
   EXPECT_FALSE(json["check"]["passed"].boolean());
@@ -177,11 +222,33 @@ TEST(Report, CsvHasTheKeysAsHeaderAndOneRowPerResult) {
   EXPECT_EQ(rows, report.results.size());
 }
 
+// Medians of microsecond runs keep three digits instead of reading 0.0000.
+TEST(SignificantText, ThreeDigitsNeverAllZeros) {
+  EXPECT_EQ(significant_text(0.0000312), "0.0000312");
+  EXPECT_EQ(significant_text(0.00049999), "0.000500");
+  EXPECT_EQ(significant_text(1.2345), "1.23");
+  EXPECT_EQ(significant_text(9.996), "10.0");
+  EXPECT_EQ(significant_text(45.66), "45.7");
+  EXPECT_EQ(significant_text(999.6), "1000");
+  EXPECT_EQ(significant_text(12345.6), "12346");
+  EXPECT_EQ(significant_text(0), "0");
+}
+
+TEST(Report, TableSecondsHaveThreeSignificantDigits) {
+  BenchReport report = sample_report();
+  report.results[2].median_seconds = 0.0000412;
+  std::ostringstream out;
+  write_table(out, report);
+  EXPECT_NE(out.str().find("0.0000412"), std::string::npos) << out.str();
+  EXPECT_EQ(out.str().find("0.0000 "), std::string::npos) << out.str();
+}
+
 TEST(SiFormat, ThreeSignificantDigits) {
   EXPECT_EQ(si_format(152.3e9), "152 G");
   EXPECT_EQ(si_format(23.5e12), "23.5 T");
   EXPECT_EQ(si_format(1.234e6), "1.23 M");
   EXPECT_EQ(si_format(999), "999");
+  EXPECT_EQ(si_format(999.7), "1.00 k");
   EXPECT_EQ(si_format(0), "0");
 }
 
