@@ -1,37 +1,19 @@
 // gzip through zlib's inflate/deflate with a gzip wrapper (window bits
-// 16 + 15). Output is produced in chunks so a hostile stream can never make
-// us allocate more than the caller's cap.
+// 16 + 15). Decompression runs into the reader's own buffer, a chunk at a
+// time, so a hostile stream never makes us hold more than that chunk.
 #include "patterns/gzip.h"
 
-#include <zlib.h>
-
 #include <algorithm>
+#include <cstring>
 
 #include "engine/core/error.h"
+#include "engine/core/memory_budget.h"
 
 namespace gol::patterns {
 namespace {
 
-constexpr size_t kChunk = size_t{1} << 20;
+constexpr size_t kChunk = size_t{1} << 16;
 constexpr int kGzipWindowBits = 16 + MAX_WBITS;
-
-class Inflater {
- public:
-  Inflater() {
-    if (inflateInit2(&stream_, kGzipWindowBits) != Z_OK) {
-      throw RuntimeError("zlib: cannot initialise the gzip decompressor");
-    }
-  }
-  ~Inflater() { inflateEnd(&stream_); }
-  Inflater(const Inflater&) = delete;
-  Inflater& operator=(const Inflater&) = delete;
-  z_stream& stream() { return stream_; }
-
- private:
-  z_stream stream_{};
-};
-
-std::string describe_size(size_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
 
 }  // namespace
 
@@ -40,41 +22,65 @@ bool is_gzip(std::string_view data) {
          static_cast<unsigned char>(data[1]) == 0x8b;
 }
 
-std::string gunzip(std::string_view data, std::string_view source, size_t max_output) {
-  Inflater inflater;
-  z_stream& z = inflater.stream();
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
-  z.avail_in = static_cast<uInt>(std::min<size_t>(data.size(), UINT32_MAX));
-  std::string out;
-  while (true) {
-    const size_t before = out.size();
-    const size_t room = std::min(kChunk, max_output + 1 - before);
-    out.resize(before + room);
-    z.next_out = reinterpret_cast<Bytef*>(out.data() + before);
-    z.avail_out = static_cast<uInt>(room);
-    const int status = inflate(&z, Z_NO_FLUSH);
-    out.resize(before + room - z.avail_out);
-    if (out.size() > max_output) {
-      throw InputError(source, 0, 0,
-                       "gzip data decompresses to more than " + describe_size(max_output) +
-                           "; refusing to load it");
+GzipSource::GzipSource(ByteSource& compressed, std::string_view source, uint64_t max_output)
+    : compressed_(compressed), source_(source), max_output_(max_output), input_(kChunk) {
+  if (inflateInit2(&stream_, kGzipWindowBits) != Z_OK) {
+    throw RuntimeError("zlib: cannot initialise the gzip decompressor");
+  }
+}
+
+GzipSource::~GzipSource() { inflateEnd(&stream_); }
+
+bool GzipSource::refill() {
+  if (input_ended_) return stream_.avail_in > 0;
+  const size_t kept = stream_.avail_in;
+  std::memmove(input_.data(), stream_.next_in, kept);
+  const size_t count = compressed_.read(input_.data() + kept, input_.size() - kept);
+  if (count == 0) input_ended_ = true;
+  stream_.next_in = reinterpret_cast<Bytef*>(input_.data());
+  stream_.avail_in = static_cast<uInt>(kept + count);
+  return stream_.avail_in > 0;
+}
+
+bool GzipSource::next_member() {
+  while (stream_.avail_in < 2 && !input_ended_) refill();
+  if (!is_gzip({reinterpret_cast<const char*>(stream_.next_in), stream_.avail_in})) return false;
+  inflateReset(&stream_);
+  member_ended_ = false;
+  return true;
+}
+
+size_t GzipSource::read(char* buffer, size_t size) {
+  stream_.next_out = reinterpret_cast<Bytef*>(buffer);
+  stream_.avail_out = static_cast<uInt>(std::min<size_t>(size, UINT32_MAX));
+  const uInt room = stream_.avail_out;
+  while (stream_.avail_out == room && !finished_) {
+    // Bytes after the last member that are not another member are ignored,
+    // as gzip -d does with trailing zeros.
+    if (member_ended_ && !next_member()) {
+      finished_ = true;
+      break;
     }
+    if (stream_.avail_in == 0 && !refill()) {
+      throw InputError(source_, 0, 0, "gzip data is truncated (the stream ends early)");
+    }
+    const int status = inflate(&stream_, Z_NO_FLUSH);
     if (status == Z_STREAM_END) {
-      // Concatenated members are one stream (as gzip -d reads them).
-      if (z.avail_in == 0 || !is_gzip({reinterpret_cast<const char*>(z.next_in), z.avail_in})) {
-        return out;
-      }
-      inflateReset(&z);
-      continue;
-    }
-    if (status == Z_BUF_ERROR && z.avail_in == 0) {
-      throw InputError(source, 0, 0, "gzip data is truncated (the stream ends early)");
-    }
-    if (status != Z_OK && status != Z_BUF_ERROR) {
-      throw InputError(source, 0, 0,
-                       std::string("corrupt gzip data: ") + (z.msg != nullptr ? z.msg : "error"));
+      member_ended_ = true;
+    } else if (status != Z_OK && status != Z_BUF_ERROR) {
+      throw InputError(
+          source_, 0, 0,
+          std::string("corrupt gzip data: ") + (stream_.msg != nullptr ? stream_.msg : "error"));
     }
   }
+  const size_t count = room - stream_.avail_out;
+  produced_ += count;
+  if (produced_ > max_output_) {
+    throw InputError(source_, 0, 0,
+                     "gzip data decompresses to more than " + format_bytes(max_output_) +
+                         ", the memory budget (set it with --max-memory)");
+  }
+  return count;
 }
 
 std::string gzip(std::string_view data) {

@@ -17,13 +17,16 @@
 #include <string_view>
 
 #include "engine/core/pattern.h"
+#include "patterns/text_input.h"
 
 namespace gol::patterns {
 
-// Parses macrocell text for two-state rules. Throws InputError naming
-// `source`, line and column; a pattern whose tiles would not fit the memory
-// budget (engine/core/memory_budget.h) is refused, naming its size, before
-// any tile is allocated.
+// Reads macrocell for two-state rules a line at a time. Throws InputError
+// naming the source, line and column; a pattern whose tiles would not fit
+// the memory budget (engine/core/memory_budget.h) is refused, naming its
+// size, before any tile is allocated.
+Pattern read_macrocell(TextReader& in);
+// read_macrocell over text in memory.
 Pattern parse_macrocell(std::string_view text, std::string_view source);
 
 // Macrocell text Golly's HashLife loads as the same cells, rule (with the

@@ -32,8 +32,10 @@ constexpr int kSmallLevel = 3;
 // A root of level 65 spans every 64-bit coordinate (and a little more); a
 // deeper root must have all its cells inside its level-65 centre.
 constexpr int kMaxRootLevel = 65;
-constexpr Wide kMinCoordinate = INT64_MIN;
-constexpr Wide kMaxCoordinate = INT64_MAX;
+// The plane every reader loads into (text_input.h), so what is read can be
+// run and written back.
+constexpr Wide kMinCoordinate = -kPlaneLimit;
+constexpr Wide kMaxCoordinate = kPlaneLimit - 1;
 
 struct Node {
   int level = 0;
@@ -80,8 +82,7 @@ bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 class MacrocellReader {
  public:
-  MacrocellReader(std::string_view text, std::string_view source)
-      : lines_(text, source), source_(source) {
+  explicit MacrocellReader(TextReader& in) : in_(in), source_(in.source()) {
     nodes_.reserve(1024);
     nodes_.emplace_back();  // index 0: the empty node
   }
@@ -90,7 +91,7 @@ class MacrocellReader {
     pattern_.format = "macrocell";
     read_header();
     TextLine line;
-    while (lines_.next(line)) read_line(line);
+    while (next_line(line, line_buffer_)) read_line(line);
     if (rule_error_) throw *rule_error_;
     if (root_ != 0) expand_root();
     if (pattern_.topology) {
@@ -104,9 +105,25 @@ class MacrocellReader {
     fail_at(source_, line, index, what);
   }
 
+  // The next line, read whole into `buffer`; false at the end of the text.
+  bool next_line(TextLine& line, std::string& buffer) {
+    if (in_.peek() == TextReader::kEnd) return false;
+    line.number = in_.line();
+    line.first_column = in_.column();
+    buffer.clear();
+    in_.read_line(buffer, false);
+    line.text = buffer;
+    return true;
+  }
+
+  void keep_comment(std::string_view text, const TextLine& line) {
+    in_.charge(comment_bytes(text.size()), "comment lines", line.number, line.first_column);
+    pattern_.comments.emplace_back(text);
+  }
+
   void read_header() {
     TextLine line;
-    while (lines_.next(line)) {
+    while (next_line(line, line_buffer_)) {
       const std::string_view text = trim(line.text);
       if (text.empty()) continue;
       if (!text.starts_with("[M2]")) {
@@ -150,11 +167,12 @@ class MacrocellReader {
         read_generation(line, value_column, value);
         break;
       case 'N':
+        in_.charge(comment_bytes(value.size()), "the pattern name", line.number, 1);
         pattern_.name = std::string(value);
         break;
       case 'C':
       case 'c':
-        pattern_.comments.emplace_back(value);
+        keep_comment(value, line);
         break;
       default:
         break;  // Golly's own lines (#FRAMES, #VIEW, ...) say nothing about the cells
@@ -252,7 +270,7 @@ class MacrocellReader {
       add_node(line, combined_node(line, start, static_cast<int>(level), parts));
     }
     root_ = static_cast<uint32_t>(nodes_.size() - 1);
-    root_line_ = line;
+    root_line_ = line.number;
   }
 
   int64_t read_number(const TextLine& line, size_t& pos, std::string_view what) const {
@@ -276,11 +294,10 @@ class MacrocellReader {
   // Names the number of states the file uses: the highest state in any
   // level-1 node from here to the end, plus one.
   [[noreturn]] void fail_multi_state(const TextLine& line, size_t column) {
-    int64_t highest = 1;
-    TextLine node = line;
-    do {
-      highest = std::max(highest, highest_state(node.text));
-    } while (lines_.next(node));
+    int64_t highest = highest_state(line.text);
+    TextLine node;
+    std::string buffer;
+    while (next_line(node, buffer)) highest = std::max(highest, highest_state(node.text));
     std::string what =
         "macrocell files with " + std::to_string(highest + 1) + " states are not supported";
     if (rule_error_) what += " (rule '" + rule_text_ + "')";
@@ -448,9 +465,9 @@ class MacrocellReader {
   }
 
   [[noreturn]] void fail_beyond_coordinates() const {
-    fail(root_line_, 0,
-         "the pattern has cells beyond the 64-bit coordinates gol uses (more than 2^63 cells "
-         "from the centre)");
+    in_.fail_at(root_line_, 1,
+                "cell beyond the plane: coordinates must lie in [-2^62, 2^62), where gol can run "
+                "them");
   }
 
   void expand_root() {
@@ -482,7 +499,7 @@ class MacrocellReader {
     const uint64_t bytes =
         saturating_add(saturating_mul(tiles, kBytesPerTile + kBytesPerPlacedBlock),
                        saturating_mul(drawn, kBytesPerDrawnBlock));
-    check_input_memory(bytes, what, source_, root_line_.number, 1);
+    check_input_memory(bytes, what, source_, root_line_, 1);
   }
 
   // A root of level 6 or less sits in the middle of the level-6 block
@@ -587,13 +604,14 @@ class MacrocellReader {
     draw(node.children[3], tile, x + half, y + half);
   }
 
-  LineCursor lines_;
+  TextReader& in_;
   std::string_view source_;
+  std::string line_buffer_;
   Pattern pattern_;
   std::vector<Node> nodes_;
   uint64_t block_nodes_ = 0;  // nodes of level 6
   uint32_t root_ = 0;
-  TextLine root_line_;
+  int64_t root_line_ = 0;
   std::optional<InputError> rule_error_;
   std::string rule_text_;
   std::unordered_map<uint32_t, Tile> block_tiles_;
@@ -601,8 +619,12 @@ class MacrocellReader {
 
 }  // namespace
 
+Pattern read_macrocell(TextReader& in) { return MacrocellReader(in).read(); }
+
 Pattern parse_macrocell(std::string_view text, std::string_view source) {
-  return MacrocellReader(text, source).read();
+  MemorySource bytes(text);
+  TextReader in(bytes, source);
+  return read_macrocell(in);
 }
 
 }  // namespace gol::patterns

@@ -10,9 +10,10 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
+#include <optional>
 
 #include "engine/core/error.h"
+#include "engine/core/memory_budget.h"
 #include "patterns/catalogue.h"
 #include "patterns/gzip.h"
 #include "patterns/macrocell.h"
@@ -41,67 +42,127 @@ bool looks_like_life106_line(std::string_view line) {
   return numbers == 2;
 }
 
-// Chooses the format from the first non-blank line, as Golly does, with
-// headerless Life 1.06 ("x y" lines) recognised too.
-Format detect_format(std::string_view text, std::string_view source) {
-  LineCursor lines(text, source);
-  TextLine line;
-  while (lines.next(line)) {
-    const std::string_view first = trim(line.text);
-    if (first.empty()) continue;
-    // Golly opens a macrocell file by its "[M2]" header; the reader names
-    // any other bracketed header as an unsupported version.
-    if (first.front() == '[') return Format::kMacrocell;
-    if (first.starts_with("#Life 1.05")) return Format::kLife105;
-    if (first.starts_with("#Life 1.06")) return Format::kLife106;
-    if (first.starts_with("#Life")) {
-      fail_at(source, line, line.text.find('#'),
-              "unsupported Life format version (expected #Life 1.05 or #Life 1.06)");
+// Positions `in` at the start of the first line holding more than blanks
+// (blank lines are consumed, nothing of that line is) and returns as much of
+// that line as the reader's lookahead holds.
+std::string_view first_text_line(TextReader& in) {
+  while (true) {
+    const std::string_view ahead = in.lookahead(TextReader::kBufferSize);
+    if (ahead.empty()) throw InputError(in.source(), 0, 0, "empty file: no pattern data");
+    size_t line_start = 0;
+    size_t i = 0;
+    while (i < ahead.size() && (is_blank(ahead[i]) || ahead[i] == '\n' || ahead[i] == '\r')) {
+      if (ahead[i] == '\n' || ahead[i] == '\r') line_start = i + 1;
+      ++i;
     }
-    if (first.front() == '!' || first.front() == '.' || first.front() == 'O' ||
-        first.front() == '*') {
-      return Format::kCells;
+    // Consumed through the reader, so its line numbers stay right; a "\r\n"
+    // is one get().
+    const size_t skip = i == ahead.size() ? i : line_start;
+    for (size_t k = 0; k < skip; ++k) {
+      if (ahead[k] == '\r' && k + 1 < skip && ahead[k + 1] == '\n') ++k;
+      in.get();
     }
-    if (looks_like_life106_line(first)) return Format::kLife106;
-    const char c = first.front();
-    if (c == '#' || c == 'x' || c == 'b' || c == 'o' || c == '$' || c == '!' ||
-        (c >= '0' && c <= '9')) {
-      return Format::kRle;
+    if (i < ahead.size()) {
+      const std::string_view line = in.lookahead(TextReader::kBufferSize);
+      return line.substr(0, line.find_first_of("\r\n"));
     }
-    fail_at(source, line, line.text.find(c),
-            "unrecognised pattern format: starts with " + describe_char(c) +
-                " (expected RLE, plaintext .cells, Life 1.05, Life 1.06 or macrocell)");
   }
-  throw InputError(source, 0, 0, "empty file: no pattern data");
 }
 
-std::string read_file_bytes(const std::string& path) {
-  std::error_code ec;
-  const auto status = std::filesystem::status(path, ec);
-  if (ec || !std::filesystem::exists(status)) {
-    throw InputError(path, 0, 0, "cannot open pattern file: no such file");
+// Chooses the format from the first non-blank line, as Golly does, with
+// headerless Life 1.06 ("x y" lines) recognised too. Consumes only the
+// blank lines before it.
+Format detect_format(TextReader& in) {
+  const std::string_view line = first_text_line(in);
+  const size_t at = line.find_first_not_of(" \t\f\v");
+  const std::string_view first = trim(line);
+  const char c = first.front();
+  const int64_t column = 1 + static_cast<int64_t>(at);
+  // Golly opens a macrocell file by its "[M2]" header; the reader names
+  // any other bracketed header as an unsupported version.
+  if (c == '[') return Format::kMacrocell;
+  if (first.starts_with("#Life 1.05")) return Format::kLife105;
+  if (first.starts_with("#Life 1.06")) return Format::kLife106;
+  if (first.starts_with("#Life")) {
+    in.fail_at(in.line(), column,
+               "unsupported Life format version (expected #Life 1.05 or #Life 1.06)");
   }
-  if (std::filesystem::is_directory(status)) {
-    throw InputError(path, 0, 0, "cannot open pattern file: it is a directory");
+  if (c == '!' || c == '.' || c == 'O' || c == '*') return Format::kCells;
+  if (looks_like_life106_line(first)) return Format::kLife106;
+  if (c == '#' || c == 'x' || c == 'b' || c == 'o' || c == '$' || (c >= '0' && c <= '9')) {
+    return Format::kRle;
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw InputError(path, 0, 0, std::string("cannot open pattern file: ") + std::strerror(errno));
-  std::string bytes;
-  // Sized once from the file's length (capped), so a large pattern is not
-  // held twice while the string doubles.
-  const auto size = std::filesystem::file_size(path, ec);
-  if (!ec) bytes.reserve(static_cast<size_t>(std::min<uintmax_t>(size, kMaxPatternBytes)) + 1);
-  char buffer[1 << 16];
-  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
-    bytes.append(buffer, static_cast<size_t>(in.gcount()));
-    if (bytes.size() > kMaxPatternBytes) {
-      throw InputError(path, 0, 0, "pattern file is larger than 1 GiB; refusing to load it");
+  // A control byte is refused as binary data by the reader, at its place.
+  for (size_t k = 0; k < at; ++k) in.get();
+  in.peek();
+  in.fail_at(in.line(), column,
+             "unrecognised pattern format: starts with " + describe_char(c) +
+                 " (expected RLE, plaintext .cells, Life 1.05, Life 1.06 or macrocell)");
+}
+
+// A pattern file read a chunk at a time. The first bytes are read ahead so
+// gzip can be told from text by its magic bytes.
+class FileSource final : public ByteSource {
+ public:
+  explicit FileSource(const std::string& path) : path_(path) {
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0) {
+      const int error = errno;
+      throw InputError(path, 0, 0,
+                       error == ENOENT
+                           ? std::string("cannot open pattern file: no such file")
+                           : std::string("cannot open pattern file: ") + std::strerror(error));
+    }
+    struct stat info {};
+    if (::fstat(fd_, &info) == 0 && S_ISDIR(info.st_mode)) {
+      ::close(fd_);
+      throw InputError(path, 0, 0, "cannot open pattern file: it is a directory");
     }
   }
-  if (in.bad()) throw InputError(path, 0, 0, "read error while loading the pattern file");
-  return bytes;
-}
+  ~FileSource() override { ::close(fd_); }
+  FileSource(const FileSource&) = delete;
+  FileSource& operator=(const FileSource&) = delete;
+
+  // The first `size` bytes (fewer in a shorter file), kept for read().
+  std::string_view head(size_t size) {
+    while (head_.size() < size && !ended_) {
+      char buffer[64];
+      const size_t count = read_file(buffer, std::min(sizeof buffer, size - head_.size()));
+      if (count == 0) ended_ = true;
+      head_.append(buffer, count);
+    }
+    return std::string_view(head_).substr(0, size);
+  }
+
+  size_t read(char* buffer, size_t size) override {
+    if (head_used_ < head_.size()) {
+      const size_t count = std::min(size, head_.size() - head_used_);
+      std::memcpy(buffer, head_.data() + head_used_, count);
+      head_used_ += count;
+      return count;
+    }
+    return ended_ ? 0 : read_file(buffer, size);
+  }
+
+ private:
+  size_t read_file(char* buffer, size_t size) {
+    while (true) {
+      const ssize_t count = ::read(fd_, buffer, size);
+      if (count >= 0) return static_cast<size_t>(count);
+      if (errno != EINTR) {
+        throw InputError(
+            path_, 0, 0,
+            std::string("read error while loading the pattern file: ") + std::strerror(errno));
+      }
+    }
+  }
+
+  std::string path_;
+  int fd_ = -1;
+  std::string head_;
+  size_t head_used_ = 0;
+  bool ended_ = false;
+};
 
 std::string file_name_of(const std::string& path) {
   return std::filesystem::path(path).filename().string();
@@ -155,28 +216,34 @@ void write_atomically(const std::string& path, std::string_view data) {
 
 }  // namespace
 
-Pattern parse_pattern(std::string_view text, std::string_view source) {
-  // Editors on some systems prefix UTF-8 text with a byte-order mark.
-  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
-  switch (detect_format(text, source)) {
+Pattern read_pattern(TextReader& in) {
+  switch (detect_format(in)) {
     case Format::kRle:
-      return parse_rle(text, source);
+      return read_rle(in);
     case Format::kCells:
-      return parse_cells(text, source);
+      return read_cells(in);
     case Format::kLife105:
-      return parse_life105(text, source);
+      return read_life105(in);
     case Format::kLife106:
-      return parse_life106(text, source);
+      return read_life106(in);
     case Format::kMacrocell:
-      return parse_macrocell(text, source);
+      return read_macrocell(in);
   }
   GOL_CHECK(false);
 }
 
+Pattern parse_pattern(std::string_view text, std::string_view source) {
+  MemorySource bytes(text);
+  TextReader in(bytes, source);
+  return read_pattern(in);
+}
+
 Pattern read_pattern_file(const std::string& path) {
-  std::string bytes = read_file_bytes(path);
-  if (is_gzip(bytes)) bytes = gunzip(bytes, path, kMaxPatternBytes);
-  Pattern pattern = parse_pattern(bytes, path);
+  FileSource file(path);
+  std::optional<GzipSource> gzip;
+  if (is_gzip(file.head(2))) gzip.emplace(file, path, memory_budget());
+  TextReader in(gzip ? static_cast<ByteSource&>(*gzip) : file, path);
+  Pattern pattern = read_pattern(in);
   if (pattern.name.empty()) pattern.name = file_name_of(path);
   return pattern;
 }

@@ -7,22 +7,22 @@
 #include <string_view>
 
 #include "engine/core/pattern.h"
+#include "patterns/text_input.h"
 
 namespace gol::patterns {
-
-// Largest decompressed size accepted from a gzip file, and largest file read.
-inline constexpr size_t kMaxPatternBytes = size_t{1} << 30;
 
 // `spec` is a file path, "builtin:NAME" or "soup:WxH[:DENSITY[:SEED]]".
 // Throws InputError (exit code 3) for anything it cannot load.
 Pattern load_pattern(std::string_view spec);
 
-// Reads a pattern file; gzip is detected by its magic bytes, the format by
-// content. A missing or unreadable file is an InputError naming the path.
+// Reads a pattern file a chunk at a time, so memory follows the live cells,
+// not the file; gzip is detected by its magic bytes, the format by content.
+// A missing or unreadable file is an InputError naming the path.
 Pattern read_pattern_file(const std::string& path);
 
-// Parses pattern text whose format is detected by content; `source` names
-// it in error messages.
+// Reads a pattern whose format is detected by content.
+Pattern read_pattern(TextReader& in);
+// read_pattern over text in memory; `source` names it in error messages.
 Pattern parse_pattern(std::string_view text, std::string_view source);
 
 // Writes by extension: .rle, .cells, .mc, or any of them followed by .gz
@@ -35,8 +35,8 @@ void write_pattern_file(const std::string& path, const Pattern& p);
 // cells are moved into Golly's window [-W/2, W/2) x [-H/2, H/2).
 std::string to_rle(const Pattern& p);
 // Plaintext with a "!Name:" line. Positions are relative to the bounding
-// box (the format has no origin). Throws UsageError when the bounding box is
-// too large to write as text.
+// box (the format has no origin). Throws RuntimeError, before building any
+// of it, when the text would not fit the memory budget.
 std::string to_cells(const Pattern& p);
 
 }  // namespace gol::patterns

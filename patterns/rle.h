@@ -8,9 +8,12 @@
 
 namespace gol::patterns {
 
-// Parses RLE text. Throws InputError naming `source`, line and column, also
-// when the cells would occupy more than `max_tiles` 64x64 tiles.
-Pattern parse_rle(std::string_view text, std::string_view source,
-                  size_t max_tiles = kMaxPatternTiles);
+// Reads RLE from `in` a byte at a time: memory grows with the live cells
+// and the comments kept, never with the length of the text or a number in
+// it. Throws InputError naming the source, line and column.
+Pattern read_rle(TextReader& in);
+
+// read_rle over text in memory (the built-in catalogue).
+Pattern parse_rle(std::string_view text, std::string_view source);
 
 }  // namespace gol::patterns

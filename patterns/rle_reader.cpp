@@ -1,6 +1,8 @@
 // RLE reader: "#" comment lines, the "x = , y = , rule =" header, then runs
-// of b/o/$ ended by '!'. Every count and coordinate uses checked arithmetic
-// and cells go through a tile-bounded sink, so no number in the file decides
+// of b/o/$ ended by '!', read a byte at a time. Counts follow Golly: a blank
+// ends a count ("1 2o" is two cells), a count may continue on the next line,
+// and 0 counts as 1. Every count and position is checked in wide arithmetic
+// and cells go through the budgeted sink, so no number in the file decides
 // how much memory is allocated.
 #include <string>
 
@@ -12,43 +14,16 @@
 namespace gol::patterns {
 namespace {
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-
-// Cursor positions may sit one past INT64_MAX after a run that ends on the
-// last representable cell, so they are kept in 128 bits.
-__extension__ using Wide = __int128;
-constexpr Wide kMinCoordinate = INT64_MIN;
-constexpr Wide kMaxCoordinate = INT64_MAX;
+bool is_digit(int c) { return c >= '0' && c <= '9'; }
 
 class RleReader {
  public:
-  RleReader(std::string_view text, std::string_view source, size_t max_tiles)
-      : lines_(text, source),
-        source_(source),
-        sink_(pattern_.cells, max_tiles),
-        max_tiles_(max_tiles) {}
+  explicit RleReader(TextReader& in) : in_(in), sink_(pattern_.cells, in) {}
 
   Pattern read() {
     pattern_.format = "rle";
-    TextLine line;
-    bool finished = false;
-    while (!finished && lines_.next(line)) {
-      if (!in_body_) {
-        const std::string_view text = trim(line.text);
-        if (text.empty()) continue;
-        if (text.front() == '#') {
-          read_comment(line);
-          continue;
-        }
-        in_body_ = true;
-        if (text.front() == 'x') {
-          read_header(line);
-          continue;
-        }
-      }
-      finished = read_body_line(line);
-    }
-    if (!finished) fail_truncated();
+    read_preamble();
+    read_body();
     if (pattern_.topology) {
       pattern_.cells = pattern_.cells.wrapped(pattern_.topology->width, pattern_.topology->height);
     }
@@ -58,34 +33,76 @@ class RleReader {
 
  private:
   [[noreturn]] void fail(const TextLine& line, size_t index, std::string_view what) const {
-    fail_at(source_, line, index, what);
+    fail_at(in_.source(), line, index, what);
   }
 
-  [[noreturn]] void fail_truncated() const {
-    const TextLine& end = lines_.last();
-    if (end.number == 0) throw InputError(source_, 0, 0, "empty file: no RLE pattern data");
-    const std::string what =
-        !in_body_ ? "no RLE pattern data after the header and comments"
-                  : "truncated RLE: the pattern data ends without the '!' terminator";
-    fail_at(source_, end, end.text.size(), what);
+  [[noreturn]] void fail_at_end(std::string_view what) const {
+    if (!seen_text_) throw InputError(in_.source(), 0, 0, "empty file: no RLE pattern data");
+    in_.fail_at(in_.end_line(), in_.end_column(), what);
+  }
+
+  // Skips the blanks that start a line; the column of the first other byte.
+  int64_t skip_blanks() {
+    while (in_.peek() != TextReader::kEnd && is_blank(static_cast<char>(in_.peek()))) in_.get();
+    return in_.column();
+  }
+
+  // The rest of the line from here, read whole, as a TextLine whose
+  // columns count from `column`.
+  TextLine read_rest(std::string& buffer, bool keep) {
+    TextLine line{{}, in_.line(), in_.column()};
+    buffer.clear();
+    in_.read_line(buffer, keep);
+    line.text = buffer;
+    return line;
+  }
+
+  // Comment lines and the header, up to the first byte of pattern data.
+  void read_preamble() {
+    std::string buffer;
+    while (true) {
+      skip_blanks();
+      const int c = in_.peek();
+      if (c == TextReader::kEnd) {
+        fail_at_end(seen_text_ ? "no RLE pattern data after the header and comments"
+                               : "empty file: no RLE pattern data");
+      }
+      if (c == '\n') {
+        in_.get();
+        continue;
+      }
+      seen_text_ = true;
+      if (c == '#') {
+        read_comment(read_rest(buffer, false));
+        continue;
+      }
+      if (c == 'x') read_header(read_rest(buffer, false));
+      return;
+    }
+  }
+
+  void keep_comment(std::string_view text, const TextLine& line) {
+    in_.charge(comment_bytes(text.size()), "comment lines", line.number, line.first_column);
+    pattern_.comments.emplace_back(text);
   }
 
   void read_comment(const TextLine& line) {
-    const size_t hash = line.text.find('#');
-    const std::string_view body = line.text.substr(hash + 1);
+    const std::string_view body = line.text.substr(1);
     if (body.substr(0, 5) == "CXRLE") {
-      read_cxrle(line, hash + 6);
+      read_cxrle(line, 6);
     } else if (!body.empty() && body.front() == 'N') {
-      pattern_.name = std::string(trim(body.substr(1)));
+      const std::string_view name = trim(body.substr(1));
+      in_.charge(comment_bytes(name.size()), "the pattern name", line.number, line.first_column);
+      pattern_.name = std::string(name);
     } else if (!body.empty() && (body.front() == 'C' || body.front() == 'c')) {
-      pattern_.comments.emplace_back(trim(body.substr(1)));
+      keep_comment(trim(body.substr(1)), line);
     } else if (!body.empty() && body.front() == 'O') {
-      pattern_.comments.push_back("Author: " + std::string(trim(body.substr(1))));
+      keep_comment("Author: " + std::string(trim(body.substr(1))), line);
     } else if (!body.empty() && body.front() == 'r') {
       const std::string_view rule = trim(body.substr(1));
       set_rule(line, line.text.find(rule.empty() ? body : rule), rule);
     } else {
-      pattern_.comments.emplace_back(trim(body));
+      keep_comment(trim(body), line);
     }
   }
 
@@ -104,15 +121,15 @@ class RleReader {
       }
       ++pos;
       if (key == "Pos") {
-        x_origin_ = parse_int64_at(source_, line, pos, "x position");
+        x_origin_ = parse_int64_at(in_.source(), line, pos, "x position");
         if (pos >= text.size() || text[pos] != ',') fail(line, pos, "expected ',' in Pos=x,y");
         ++pos;
-        y_origin_ = parse_int64_at(source_, line, pos, "y position");
+        y_origin_ = parse_int64_at(in_.source(), line, pos, "y position");
       } else if (key == "Gen") {
-        const size_t gen_start = pos;
-        const int64_t gen = parse_int64_at(source_, line, pos, "generation");
-        if (gen < 0) fail(line, gen_start, "negative generation in #CXRLE Gen=");
-        pattern_.generation = static_cast<uint64_t>(gen);
+        if (pos < text.size() && text[pos] == '-') {
+          fail(line, pos, "negative generation in #CXRLE Gen=");
+        }
+        pattern_.generation = parse_uint64_at(in_.source(), line, pos, "generation");
       } else {
         while (pos < text.size() && !is_blank(text[pos])) ++pos;  // unknown keys are Golly's
       }
@@ -130,7 +147,8 @@ class RleReader {
   }
 
   // "x = 3, y = 3, rule = B3/S23". The sizes are checked but never used to
-  // allocate: Golly ignores them too.
+  // allocate: Golly ignores them too. They are read as unsigned 64-bit
+  // numbers, as wide as any width the writer can give.
   void read_header(const TextLine& line) {
     const std::string_view text = line.text;
     size_t pos = 0;
@@ -150,9 +168,10 @@ class RleReader {
       ++pos;
       while (pos < text.size() && is_blank(text[pos])) ++pos;
       if (key == "x" || key == "y") {
-        const size_t value_start = pos;
-        const int64_t size = parse_int64_at(source_, line, pos, "pattern size");
-        if (size < 0) fail(line, value_start, "negative pattern size in RLE header");
+        if (pos < text.size() && text[pos] == '-') {
+          fail(line, pos, "negative pattern size in RLE header");
+        }
+        parse_uint64_at(in_.source(), line, pos, "pattern size");
         (key == "x" ? have_x : have_y) = true;
       } else if (key == "rule") {
         // The value runs to the next blank, as Golly reads it: ":Tw,h" has a comma.
@@ -173,115 +192,116 @@ class RleReader {
     if (!have_x || !have_y) fail(line, 0, "RLE header must give both x and y");
   }
 
-  // Returns true at the '!' terminator.
-  bool read_body_line(const TextLine& line) {
-    const std::string_view text = line.text;
-    if (!text.empty() && text.front() == '#') {
-      pattern_.comments.emplace_back(trim(text.substr(1)));
-      return false;
-    }
-    for (size_t i = 0; i < text.size(); ++i) {
-      const char c = text[i];
-      if (is_digit(c)) {
-        add_digit(line, i, c);
+  // Runs up to the '!' terminator; the rest of the file is not read.
+  void read_body() {
+    std::string buffer;
+    while (true) {
+      const int64_t line = in_.line();
+      const int64_t column = in_.column();
+      const int c = in_.get();
+      if (c == TextReader::kEnd) {
+        fail_at_end("truncated RLE: the pattern data ends without the '!' terminator");
+      }
+      if (column == 1 && c == '#') {
+        // A comment line between runs, kept as Golly keeps it.
+        TextLine comment = read_rest(buffer, false);
+        comment.first_column = 2;
+        keep_comment(trim(comment.text), comment);
         continue;
       }
-      if (is_blank(c)) continue;
+      if (is_digit(c)) {
+        add_digit(line, column, c);
+        continue;
+      }
+      if (c == '\n') continue;  // a count may go on on the next line
+      if (is_blank(static_cast<char>(c))) {
+        count_line_ = 0;  // Golly ends a count at a blank: "1 2o" is 2o
+        continue;
+      }
       if (c == '!') {
-        if (count_start_ != kNoCount)
-          fail(count_line_, count_start_, "run count before '!' has no cell");
-        return true;
+        if (count_line_ != 0)
+          in_.fail_at(count_line_, count_column_, "run count before '!' has no cell");
+        return;
       }
       const int64_t count = take_count();
       switch (c) {
         case 'b':
         case '.':
-          advance(x_, x_origin_, count, line, i, "x coordinate");
+          x_ += count;
           break;
         case 'o':
         case 'A':
-          add_live_run(line, i, count);
+          add_live_run(line, column, count);
           break;
         case '$':
-          advance(y_, y_origin_, count, line, i, "y coordinate");
+          y_ += count;
           x_ = 0;
           break;
         default:
-          fail_unknown(line, i, c);
+          fail_unknown(line, column, static_cast<char>(c));
       }
     }
-    return false;
   }
 
-  [[noreturn]] void fail_unknown(const TextLine& line, size_t i, char c) const {
+  [[noreturn]] void fail_unknown(int64_t line, int64_t column, char c) const {
     if ((c >= 'B' && c <= 'X') || (c >= 'p' && c <= 'y')) {
-      fail(line, i,
-           "multi-state cell " + describe_char(c) +
-               " is not supported: only two-state (b/o) patterns can be loaded");
+      in_.fail_at(line, column,
+                  "multi-state cell " + describe_char(c) +
+                      " is not supported: only two-state (b/o) patterns can be loaded");
     }
-    fail(line, i, "unexpected character " + describe_char(c) + " in RLE pattern data");
+    in_.fail_at(line, column, "unexpected character " + describe_char(c) + " in RLE pattern data");
   }
 
-  void add_digit(const TextLine& line, size_t i, char c) {
-    if (count_start_ == kNoCount) {
-      count_start_ = i;
+  void add_digit(int64_t line, int64_t column, int c) {
+    if (count_line_ == 0) {
       count_line_ = line;
+      count_column_ = column;
       count_ = 0;
     }
     if (__builtin_mul_overflow(count_, 10, &count_) ||
         __builtin_add_overflow(count_, c - '0', &count_)) {
-      fail(count_line_, count_start_, "run count overflows a 64-bit integer");
+      in_.fail_at(count_line_, count_column_, "run count overflows a 64-bit integer");
     }
   }
 
+  // The count before a tag: none is 1, and so is 0 (as Golly reads it).
   int64_t take_count() {
-    if (count_start_ == kNoCount) return 1;
-    count_start_ = kNoCount;
-    return count_;
+    if (count_line_ == 0) return 1;
+    count_line_ = 0;
+    return count_ == 0 ? 1 : count_;
   }
 
-  void advance(Wide& coordinate, Wide origin, int64_t count, const TextLine& line, size_t i,
-               std::string_view what) {
-    coordinate += count;
-    if (origin + coordinate > kMaxCoordinate + 1) {
-      fail(line, i, std::string(what) + " overflows a 64-bit integer");
-    }
-  }
-
-  void add_live_run(const TextLine& line, size_t i, int64_t count) {
-    if (count == 0) return;
-    const Wide x = Wide{x_origin_} + x_;
-    const Wide y = Wide{y_origin_} + y_;
-    if (y > kMaxCoordinate || x + count - 1 > kMaxCoordinate || x < kMinCoordinate) {
-      fail(line, i, "cell coordinates overflow a 64-bit integer");
-    }
-    if (!sink_.add_run(static_cast<int64_t>(x), static_cast<int64_t>(y), count)) {
-      fail(line, i, too_many_tiles_message(max_tiles_));
-    }
+  void add_live_run(int64_t line, int64_t column, int64_t count) {
+    const WideInt x = WideInt{x_origin_} + x_;
+    const WideInt y = WideInt{y_origin_} + y_;
+    check_in_plane(in_, x, y, count, line, column);
+    sink_.add_run(static_cast<int64_t>(x), static_cast<int64_t>(y), count, line, column);
     x_ += count;
   }
 
-  static constexpr size_t kNoCount = static_cast<size_t>(-1);
-
-  LineCursor lines_;
-  std::string_view source_;
+  TextReader& in_;
   Pattern pattern_;
   CellSink sink_;
-  size_t max_tiles_;
-  bool in_body_ = false;
+  bool seen_text_ = false;
   int64_t x_origin_ = 0;
   int64_t y_origin_ = 0;
-  Wide x_ = 0;  // cursor relative to the #CXRLE position
-  Wide y_ = 0;
+  // The cursor relative to the #CXRLE position. Each token moves it by at
+  // most 2^63, so 128 bits cannot overflow however long the file is.
+  WideInt x_ = 0;
+  WideInt y_ = 0;
   int64_t count_ = 0;
-  size_t count_start_ = kNoCount;
-  TextLine count_line_;
+  int64_t count_line_ = 0;  // 0: no count pending
+  int64_t count_column_ = 0;
 };
 
 }  // namespace
 
-Pattern parse_rle(std::string_view text, std::string_view source, size_t max_tiles) {
-  return RleReader(text, source, max_tiles).read();
+Pattern read_rle(TextReader& in) { return RleReader(in).read(); }
+
+Pattern parse_rle(std::string_view text, std::string_view source) {
+  MemorySource bytes(text);
+  TextReader in(bytes, source);
+  return read_rle(in);
 }
 
 }  // namespace gol::patterns

@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "engine/core/error.h"
+#include "engine/core/memory_budget.h"
 
 namespace gol::patterns {
 namespace {
@@ -107,9 +108,12 @@ SoupSpec parse_soup_spec(std::string_view spec) {
   ++pos;
   soup.height = parse_number<int64_t>(spec, pos, ":", "height");
   if (soup.width <= 0 || soup.height <= 0) fail(spec, 0, "width and height must be positive");
-  if (soup.width > kMaxSoupCells / soup.height) {
-    fail(spec, 0, "soup area is too large (at most 2^36 cells)");
-  }
+  const uint64_t tiles = saturating_mul(static_cast<uint64_t>((soup.width - 1) / kTileSize + 1),
+                                        static_cast<uint64_t>((soup.height - 1) / kTileSize + 1));
+  check_input_memory(
+      saturating_mul(tiles, CellSet::kBytesPerTile),
+      "a " + std::to_string(soup.width) + "x" + std::to_string(soup.height) + " soup",
+      "soup:" + std::string(spec));
   if (pos < spec.size()) {
     const size_t density_pos = ++pos;
     soup.density = parse_number<double>(spec, pos, ":", "density");

@@ -18,11 +18,9 @@ struct SoupSpec {
   uint64_t seed = 1;
 };
 
-// Soups may cover at most 2^36 cells (the torus limit).
-inline constexpr int64_t kMaxSoupCells = int64_t{1} << 36;
-
 // Parses the part after "soup:", e.g. "2048x2048:0.35:7". Throws InputError
-// on junk, non-positive or oversized areas and densities outside (0, 1].
+// on junk, non-positive sizes, densities outside (0, 1], and sizes whose
+// tiles would not fit the memory budget (checked before any is made).
 SoupSpec parse_soup_spec(std::string_view spec);
 
 // Canonical name, e.g. "soup:2048x2048:0.5:1".

@@ -1,48 +1,63 @@
 // Plaintext, Life 1.05 and Life 1.06 readers, plus the plaintext writer.
 #include "patterns/text_formats.h"
 
+#include <array>
 #include <bit>
 #include <vector>
 
 #include "engine/core/error.h"
+#include "engine/core/memory_budget.h"
 #include "engine/core/rule.h"
 #include "patterns/pattern_io.h"
-#include "patterns/text_input.h"
 
 namespace gol::patterns {
 namespace {
 
-// Refuse to write more than 2^32 characters of plaintext.
-constexpr uint64_t kMaxCellsTextArea = uint64_t{1} << 32;
-
-// Reads one row of cell characters starting at (x0, y). `live` and `dead`
-// list the accepted characters.
-void read_cell_row(const TextLine& line, std::string_view source, int64_t x0, int64_t y,
-                   std::string_view live, std::string_view dead, CellSink& sink,
-                   std::string_view format) {
-  const std::string_view text = line.text;
-  size_t end = text.size();
-  while (end > 0 && is_blank(text[end - 1])) --end;
-  for (size_t i = 0; i < end; ++i) {
-    const char c = text[i];
-    if (dead.find(c) != std::string_view::npos) continue;
-    if (live.find(c) == std::string_view::npos) {
-      fail_at(source, line, i,
-              "unexpected character " + describe_char(c) + " in " + std::string(format) +
-                  " row (expected one of \"" + std::string(live) + std::string(dead) + "\")");
+// Reads the rest of a row of cell characters, the first at (x0, y), up to
+// and including its line ending. `live` and `dead` list the accepted
+// characters; trailing blanks are allowed, blanks between cells are not.
+void read_cell_row(TextReader& in, int64_t x0, int64_t y, std::string_view live,
+                   std::string_view dead, CellSink& sink, std::string_view format) {
+  WideInt x = x0;
+  int64_t blank_line = 0;
+  int64_t blank_column = 0;  // 0: no blank since the last cell character
+  while (true) {
+    const int64_t line = in.line();
+    const int64_t column = in.column();
+    const int c = in.get();
+    if (c == TextReader::kEnd || c == '\n') return;
+    const char cell = static_cast<char>(c);
+    if (is_blank(cell)) {
+      if (blank_column == 0) {
+        blank_line = line;
+        blank_column = column;
+      }
+      continue;
     }
-    int64_t x = 0;
-    if (__builtin_add_overflow(x0, static_cast<int64_t>(i), &x)) {
-      fail_at(source, line, i, "cell coordinates overflow a 64-bit integer");
+    const bool is_dead = dead.find(cell) != std::string_view::npos;
+    const bool is_live = live.find(cell) != std::string_view::npos;
+    if (blank_column != 0 && (is_dead || is_live)) {
+      in.fail_at(blank_line, blank_column,
+                 "unexpected blank in " + std::string(format) + " row (blanks may only end a row)");
     }
-    if (!sink.add_run(x, y, 1)) fail_at(source, line, i, too_many_tiles_message());
+    if (!is_dead && !is_live) {
+      in.fail_at(line, column,
+                 "unexpected character " + describe_char(cell) + " in " + std::string(format) +
+                     " row (expected one of \"" + std::string(live) + std::string(dead) + "\")");
+    }
+    if (is_live) {
+      check_in_plane(in, x, y, 1, line, column);
+      sink.add_run(static_cast<int64_t>(x), y, 1, line, column);
+    }
+    ++x;
   }
 }
 
-void next_row(int64_t& y, std::string_view source, const TextLine& line) {
-  if (__builtin_add_overflow(y, 1, &y)) {
-    fail_at(source, line, 0, "cell coordinates overflow a 64-bit integer");
+void next_row(int64_t& y, const TextReader& in) {
+  if (y >= kPlaneLimit - 1) {
+    in.fail_at(in.line(), 1, "cell beyond the plane: rows must lie below y = 2^62");
   }
+  ++y;
 }
 
 void set_rule_from(Pattern& p, const TextLine& line, size_t column, std::string_view rule,
@@ -56,11 +71,42 @@ void set_rule_from(Pattern& p, const TextLine& line, size_t column, std::string_
   }
 }
 
-// Skips blank lines up to the "#Life 1.0x" header line.
-void skip_header(LineCursor& lines) {
-  TextLine line;
-  while (lines.next(line) && trim(line.text).empty()) {
+// Consumes the blanks that start a line; true when the line holds nothing
+// else (it is consumed too). `first_blank` gets the column of the first
+// blank consumed, 0 when there was none.
+bool skip_blank_line(TextReader& in, int64_t& first_blank) {
+  first_blank = 0;
+  while (in.peek() != TextReader::kEnd && is_blank(static_cast<char>(in.peek()))) {
+    if (first_blank == 0) first_blank = in.column();
+    in.get();
   }
+  if (in.peek() == '\n') {
+    in.get();
+    return true;
+  }
+  return in.peek() == TextReader::kEnd;
+}
+
+// Skips blank lines and, if it comes next, the "#Life 1.0x" header line.
+void skip_header(TextReader& in, std::string_view header) {
+  int64_t first_blank = 0;
+  while (in.peek() != TextReader::kEnd && skip_blank_line(in, first_blank)) {
+  }
+  if (in.lookahead(header.size()) == header) in.skip_line();
+}
+
+// The rest of the line from here, read whole.
+TextLine read_rest(TextReader& in, std::string& buffer, bool keep) {
+  TextLine line{{}, in.line(), in.column()};
+  buffer.clear();
+  in.read_line(buffer, keep);
+  line.text = buffer;
+  return line;
+}
+
+void keep_comment(Pattern& p, TextReader& in, std::string_view text, const TextLine& line) {
+  in.charge(comment_bytes(text.size()), "comment lines", line.number, line.first_column);
+  p.comments.emplace_back(text);
 }
 
 void finish_torus(Pattern& p) {
@@ -70,107 +116,144 @@ void finish_torus(Pattern& p) {
 
 }  // namespace
 
-Pattern parse_cells(std::string_view text, std::string_view source) {
+Pattern read_cells(TextReader& in) {
   Pattern p;
   p.format = "cells";
-  CellSink sink(p.cells);
-  LineCursor lines(text, source);
-  TextLine line;
-  int64_t y = 0;
-  while (lines.next(line)) {
-    if (!line.text.empty() && line.text.front() == '!') {
-      const std::string_view comment = line.text.substr(1);
+  CellSink sink(p.cells, in);
+  if (in.peek() == TextReader::kEnd && in.line() == 1) {
+    throw InputError(in.source(), 0, 0, "empty file: no pattern data");
+  }
+  std::string buffer;
+  int64_t y = in.line() - 1;
+  while (in.peek() != TextReader::kEnd) {
+    if (in.column() == 1 && in.peek() == '!') {
+      in.get();
+      const TextLine line = read_rest(in, buffer, false);
+      const std::string_view comment = line.text;
       if (comment.substr(0, 5) == "Name:") {
-        p.name = std::string(trim(comment.substr(5)));
+        const std::string_view name = trim(comment.substr(5));
+        in.charge(comment_bytes(name.size()), "the pattern name", line.number, 1);
+        p.name = std::string(name);
       } else {
-        p.comments.emplace_back(trim(comment));
+        keep_comment(p, in, trim(comment), line);
       }
       continue;
     }
-    read_cell_row(line, source, 0, y, "O*", ".", sink, "plaintext");
-    next_row(y, source, line);
-  }
-  if (lines.last().number == 0) {
-    throw InputError(source, 0, 0, "empty file: no pattern data");
+    read_cell_row(in, 0, y, "O*", ".", sink, "plaintext");
+    next_row(y, in);
   }
   p.cells.prune_empty();
   return p;
 }
 
-Pattern parse_life105(std::string_view text, std::string_view source) {
+Pattern read_life105(TextReader& in) {
   Pattern p;
   p.format = "life1.05";
-  CellSink sink(p.cells);
-  LineCursor lines(text, source);
-  skip_header(lines);
-  TextLine line;
+  CellSink sink(p.cells, in);
+  skip_header(in, "#Life 1.05");
+  std::string buffer;
   int64_t left = 0;
   int64_t y = 0;
-  while (lines.next(line)) {
-    const std::string_view text_line = trim(line.text);
-    if (text_line.empty()) continue;
-    if (text_line.front() != '#') {
-      read_cell_row(line, source, left, y, "*", ".", sink, "Life 1.05");
-      next_row(y, source, line);
+  int64_t first_blank = 0;
+  while (in.peek() != TextReader::kEnd) {
+    if (skip_blank_line(in, first_blank)) continue;
+    if (in.peek() != '#') {
+      if (first_blank != 0) {
+        in.fail_at(in.line(), first_blank,
+                   "unexpected blank in Life 1.05 row (blanks may only end a row)");
+      }
+      read_cell_row(in, left, y, "*", ".", sink, "Life 1.05");
+      next_row(y, in);
       continue;
     }
-    const size_t hash = line.text.find('#');
-    const std::string_view tag = line.text.substr(hash + 1, 1);
-    const std::string_view rest = trim(line.text.substr(std::min(hash + 2, line.text.size())));
+    const TextLine line = read_rest(in, buffer, false);
+    const std::string_view tag = line.text.substr(1, 1);
+    const std::string_view rest = trim(line.text.substr(std::min<size_t>(2, line.text.size())));
     if (tag == "P") {
-      size_t pos = line.text.find_first_not_of(" \t", hash + 2);
+      size_t pos = line.text.find_first_not_of(" \t", 2);
       if (pos == std::string_view::npos) continue;  // bare #P: carry on below
-      left = parse_int64_at(source, line, pos, "block x position");
+      left = parse_int64_at(in.source(), line, pos, "block x position");
       while (pos < line.text.size() && is_blank(line.text[pos])) ++pos;
-      y = parse_int64_at(source, line, pos, "block y position");
-      if (!trim(line.text.substr(pos)).empty())
-        fail_at(source, line, pos, "unexpected text after #P x y");
+      y = parse_int64_at(in.source(), line, pos, "block y position");
+      if (!trim(line.text.substr(pos)).empty()) {
+        fail_at(in.source(), line, pos, "unexpected text after #P x y");
+      }
     } else if (tag == "N") {
       p.rule = Rule::conway();
     } else if (tag == "R") {
-      set_rule_from(p, line, line.text.find(rest), rest, source);
+      set_rule_from(p, line, line.text.find(rest), rest, in.source());
     } else {
-      p.comments.emplace_back(rest);
+      keep_comment(p, in, rest, line);
     }
   }
   finish_torus(p);
   return p;
 }
 
-Pattern parse_life106(std::string_view text, std::string_view source) {
+Pattern read_life106(TextReader& in) {
   Pattern p;
   p.format = "life1.06";
-  CellSink sink(p.cells);
-  LineCursor lines(text, source);
-  skip_header(lines);
-  TextLine line;
-  while (lines.next(line)) {
+  CellSink sink(p.cells, in);
+  // Without the header, the first line is already a cell.
+  skip_header(in, "#Life 1.06");
+  std::string buffer;
+  while (in.peek() != TextReader::kEnd) {
+    const TextLine line = read_rest(in, buffer, false);
     size_t pos = 0;
     while (pos < line.text.size() && is_blank(line.text[pos])) ++pos;
     if (pos == line.text.size()) continue;
     if (line.text[pos] == '#') {
-      p.comments.emplace_back(trim(line.text.substr(pos + 1)));
+      keep_comment(p, in, trim(line.text.substr(pos + 1)), line);
       continue;
     }
-    const int64_t x = parse_int64_at(source, line, pos, "x coordinate");
+    const int64_t x = parse_int64_at(in.source(), line, pos, "x coordinate");
     if (pos < line.text.size() && !is_blank(line.text[pos])) {
       fail_at(
-          source, line, pos,
+          in.source(), line, pos,
           "unexpected character " + describe_char(line.text[pos]) + " (expected a line \"x y\")");
     }
     while (pos < line.text.size() && is_blank(line.text[pos])) ++pos;
-    const int64_t y = parse_int64_at(source, line, pos, "y coordinate");
+    const int64_t y = parse_int64_at(in.source(), line, pos, "y coordinate");
     while (pos < line.text.size() && is_blank(line.text[pos])) ++pos;
     if (pos != line.text.size()) {
       fail_at(
-          source, line, pos,
+          in.source(), line, pos,
           "unexpected character " + describe_char(line.text[pos]) + " (expected a line \"x y\")");
     }
-    if (!sink.add_run(x, y, 1)) fail_at(source, line, 0, too_many_tiles_message());
+    check_in_plane(in, x, y, 1, line.number, 1);
+    sink.add_run(x, y, 1, line.number, 1);
   }
   p.cells.prune_empty();
   return p;
 }
+
+namespace {
+
+// The exact length of to_cells' row text: one line per row of the bounding
+// box, each as long as its last live cell. Computed before any of it is
+// built, so a wide, sparse pattern is refused instead of filling memory.
+uint64_t cells_rows_size(const CellSet& cells, const BBox& box) {
+  uint64_t size = static_cast<uint64_t>(box.ymax) - static_cast<uint64_t>(box.ymin) + 1;
+  auto it = cells.tiles().begin();
+  const auto end = cells.tiles().end();
+  std::array<int64_t, kTileSize> last{};
+  while (it != end) {
+    const int64_t ty = it->first.ty;
+    last.fill(box.xmin - 1);
+    for (; it != end && it->first.ty == ty; ++it) {
+      for (int r = 0; r < kTileSize; ++r) {
+        const uint64_t row = it->second.rows[r];
+        if (row != 0) last[r] = it->first.tx * kTileSize + 63 - std::countl_zero(row);
+      }
+    }
+    for (int64_t x : last) {
+      size = saturating_add(size, static_cast<uint64_t>(x) - static_cast<uint64_t>(box.xmin) + 1);
+    }
+  }
+  return size;
+}
+
+}  // namespace
 
 std::string to_cells(const Pattern& p) {
   std::string out = "!Name:" + (p.name.empty() ? "" : " " + p.name) + "\n";
@@ -178,47 +261,48 @@ std::string to_cells(const Pattern& p) {
     size_t start = 0;
     while (start <= comment.size()) {
       const size_t end = std::min(comment.find('\n', start), comment.size());
-      out += "!" + comment.substr(start, end - start) + "\n";
+      out += '!';
+      out.append(comment, start, end - start);
+      out += '\n';
       start = end + 1;
     }
   }
   const auto box = p.cells.bbox();
   if (!box) return out;
-  const uint64_t width = static_cast<uint64_t>(box->xmax) - static_cast<uint64_t>(box->xmin) + 1;
-  const uint64_t height = static_cast<uint64_t>(box->ymax) - static_cast<uint64_t>(box->ymin) + 1;
-  if (width == 0 || height == 0 || width > kMaxCellsTextArea / height) {
-    throw UsageError("pattern spans " + std::to_string(width) + "x" + std::to_string(height) +
-                     " cells, too large for plaintext (.cells); write .rle instead");
-  }
+  const uint64_t size = saturating_add(out.size(), cells_rows_size(p.cells, *box));
+  check_runtime_memory(size, "the plaintext (.cells) text of a " + std::to_string(box->width()) +
+                                 "x" + std::to_string(box->height()) +
+                                 " pattern (write .rle instead)");
+  out.reserve(size);
   // Rows are built per tile band so the cost follows live tiles and output
   // size, not cell-by-cell lookups.
   uint64_t next_offset = 0;  // rows below box->ymin already written
   std::vector<std::pair<int64_t, const Tile*>> band;
   auto it = p.cells.tiles().begin();
   const auto end = p.cells.tiles().end();
-  std::string row;
   while (it != end) {
     const int64_t ty = it->first.ty;
     band.clear();
     for (; it != end && it->first.ty == ty; ++it) band.emplace_back(it->first.tx, &it->second);
     for (int r = 0; r < kTileSize; ++r) {
-      row.clear();
+      const size_t row_start = out.size();
+      uint64_t written = 0;  // cells of this row written so far
       for (const auto& [tx, tile] : band) {
         for (uint64_t bits = tile->rows[r]; bits != 0; bits &= bits - 1) {
+          if (written == 0) {
+            const uint64_t offset =
+                static_cast<uint64_t>(ty * kTileSize + r) - static_cast<uint64_t>(box->ymin);
+            out.append(static_cast<size_t>(offset - next_offset), '\n');
+            next_offset = offset + 1;
+          }
           const int64_t x = tx * kTileSize + std::countr_zero(bits);
-          row.resize(
-              static_cast<size_t>(static_cast<uint64_t>(x) - static_cast<uint64_t>(box->xmin)),
-              '.');
-          row += 'O';
+          const uint64_t column = static_cast<uint64_t>(x) - static_cast<uint64_t>(box->xmin);
+          out.append(static_cast<size_t>(column - written), '.');
+          out += 'O';
+          written = column + 1;
         }
       }
-      if (row.empty()) continue;
-      const uint64_t offset =
-          static_cast<uint64_t>(ty * kTileSize + r) - static_cast<uint64_t>(box->ymin);
-      out.append(static_cast<size_t>(offset - next_offset), '\n');
-      out += row;
-      out += '\n';
-      next_offset = offset + 1;
+      if (out.size() != row_start) out += '\n';
     }
   }
   return out;

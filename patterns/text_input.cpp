@@ -1,39 +1,116 @@
-// Line splitting, error locations, integer parsing and the bounded cell sink
-// shared by all pattern readers.
+// Byte sources, the text reader, line parsing helpers and the budgeted cell
+// sink shared by all pattern readers.
 #include "patterns/text_input.h"
 
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
+#include <cstring>
 
 #include "engine/core/error.h"
+#include "engine/core/memory_budget.h"
 
 namespace gol::patterns {
 
-bool LineCursor::next(TextLine& line) {
-  if (pos_ >= text_.size()) return false;
-  size_t end = pos_;
-  while (end < text_.size() && text_[end] != '\n' && text_[end] != '\r') ++end;
-  line.text = text_.substr(pos_, end - pos_);
-  line.number = last_.number + 1;
-  if (end < text_.size() && text_[end] == '\r' && end + 1 < text_.size() &&
-      text_[end + 1] == '\n') {
-    ++end;
+size_t MemorySource::read(char* buffer, size_t size) {
+  const size_t count = std::min(size, text_.size());
+  std::memcpy(buffer, text_.data(), count);
+  text_.remove_prefix(count);
+  return count;
+}
+
+TextReader::TextReader(ByteSource& bytes, std::string_view source)
+    : bytes_(bytes), source_(source), buffer_(kBufferSize) {
+  // Editors on some systems prefix UTF-8 text with a byte-order mark.
+  if (lookahead(3) == "\xEF\xBB\xBF") pos_ += 3;
+}
+
+int TextReader::peek_special() {
+  if (pos_ == end_ && !fill()) return kEnd;
+  const char c = buffer_[pos_];
+  if (c == '\r') return '\n';
+  if (is_control(c)) fail_binary(c);
+  return static_cast<unsigned char>(c);
+}
+
+int TextReader::get_special() {
+  const int c = peek_special();
+  if (c == kEnd) return kEnd;
+  if (buffer_[pos_++] == '\r' && (pos_ < end_ || fill()) && buffer_[pos_] == '\n') ++pos_;
+  if (c == '\n') {
+    last_line_end_ = column_;
+    ++line_;
+    column_ = 1;
+  } else {
+    ++column_;
   }
-  pos_ = end + 1;
-  last_ = line;
-  for (size_t i = 0; i < line.text.size(); ++i) {
-    const auto byte = static_cast<unsigned char>(line.text[i]);
-    if ((byte < 0x20 && byte != '\t' && byte != '\f' && byte != '\v') || byte == 0x7f) {
-      fail_at(source_, line, i,
-              "binary data (" + describe_char(line.text[i]) + "): not a pattern text file");
+  return c;
+}
+
+bool TextReader::fill() {
+  if (at_end_) return pos_ < end_;
+  std::memmove(buffer_.data(), buffer_.data() + pos_, end_ - pos_);
+  end_ -= pos_;
+  pos_ = 0;
+  const size_t count = bytes_.read(buffer_.data() + end_, buffer_.size() - end_);
+  if (count == 0) at_end_ = true;
+  end_ += count;
+  return pos_ < end_;
+}
+
+std::string_view TextReader::lookahead(size_t size) {
+  size = std::min(size, kBufferSize);
+  while (end_ - pos_ < size && !at_end_) fill();
+  return {buffer_.data() + pos_, std::min(size, end_ - pos_)};
+}
+
+void TextReader::read_line(std::string& out, bool keep) {
+  const int64_t line = line_;
+  const int64_t column = column_;
+  uint64_t held = 0;  // what this line has charged so far
+  while (true) {
+    const int c = peek();
+    if (c == kEnd) break;
+    if (c == '\n') {
+      get();
+      break;
     }
+    if (out.size() == out.capacity()) {
+      // Charged before the string grows, in the steps it grows by.
+      const uint64_t grown = std::max<uint64_t>(2 * out.capacity(), 64);
+      charge(grown - held, "a line of more than " + std::to_string(out.size()) + " bytes", line,
+             column);
+      held = grown;
+      out.reserve(grown);
+    }
+    out.push_back(static_cast<char>(get()));
   }
-  return true;
+  if (!keep) release(held);
+}
+
+void TextReader::skip_line() {
+  while (true) {
+    const int c = get();
+    if (c == kEnd || c == '\n') return;
+  }
+}
+
+void TextReader::charge(uint64_t bytes, std::string_view what, int64_t line, int64_t column) {
+  const uint64_t total = saturating_add(charged_, bytes);
+  check_input_memory(total, what, source_, line, column);
+  charged_ = total;
+}
+
+void TextReader::fail_at(int64_t line, int64_t column, std::string_view what) const {
+  throw InputError(source_, line, column, what);
+}
+
+void TextReader::fail_binary(char c) const {
+  fail("binary data (" + describe_char(c) + "): not a pattern text file");
 }
 
 void fail_at(std::string_view source, const TextLine& line, size_t index, std::string_view what) {
-  throw InputError(source, line.number, static_cast<int64_t>(index) + 1, what);
+  throw InputError(source, line.number, line.first_column + static_cast<int64_t>(index), what);
 }
 
 std::string describe_char(char c) {
@@ -52,18 +129,22 @@ std::string_view trim(std::string_view text) {
   return text;
 }
 
-int64_t parse_int64_at(std::string_view source, const TextLine& line, size_t& pos,
-                       std::string_view what) {
+namespace {
+
+template <typename Int>
+Int parse_integer_at(std::string_view source, const TextLine& line, size_t& pos,
+                     std::string_view what, bool allow_sign) {
   const std::string_view text = line.text;
   size_t end = pos;
-  if (end < text.size() && (text[end] == '-' || text[end] == '+')) ++end;
+  if (allow_sign && end < text.size() && (text[end] == '-' || text[end] == '+')) ++end;
   const size_t digits_start = end;
   while (end < text.size() && text[end] >= '0' && text[end] <= '9') ++end;
   if (end == digits_start) {
-    fail_at(source, line, pos, "expected " + std::string(what) + " (an integer)");
+    fail_at(source, line, pos,
+            "expected " + std::string(what) + (allow_sign ? " (an integer)" : " (a whole number)"));
   }
   const size_t from = text[pos] == '+' ? pos + 1 : pos;
-  int64_t value = 0;
+  Int value = 0;
   const auto [ptr, ec] = std::from_chars(text.data() + from, text.data() + end, value);
   if (ec != std::errc() || ptr != text.data() + end) {
     fail_at(source, line, pos,
@@ -74,32 +155,63 @@ int64_t parse_int64_at(std::string_view source, const TextLine& line, size_t& po
   return value;
 }
 
+}  // namespace
+
+int64_t parse_int64_at(std::string_view source, const TextLine& line, size_t& pos,
+                       std::string_view what) {
+  return parse_integer_at<int64_t>(source, line, pos, what, true);
+}
+
+uint64_t parse_uint64_at(std::string_view source, const TextLine& line, size_t& pos,
+                         std::string_view what) {
+  return parse_integer_at<uint64_t>(source, line, pos, what, false);
+}
+
+void check_in_plane(const TextReader& in, WideInt x, WideInt y, WideInt length, int64_t line,
+                    int64_t column) {
+  const auto inside = [](WideInt v) { return v >= -kPlaneLimit && v < kPlaneLimit; };
+  if (!inside(x) || !inside(x + length - 1) || !inside(y)) {
+    in.fail_at(line, column,
+               "cell beyond the plane: coordinates must lie in [-2^62, 2^62), where gol "
+               "can run them");
+  }
+}
+
 Tile* CellSink::tile_at(TileCoord coord) {
   if (cached_tile_ != nullptr && cached_coord_ == coord) return cached_tile_;
-  auto& tiles = cells_.tiles();
-  if (tiles.size() >= max_tiles_ && tiles.find(coord) == tiles.end()) return nullptr;
   cached_coord_ = coord;
   cached_tile_ = &cells_.tile(coord);
   return cached_tile_;
 }
 
-bool CellSink::add_run(int64_t x, int64_t y, int64_t length) {
+void CellSink::add_run(int64_t x, int64_t y, int64_t length, int64_t line, int64_t column) {
+  // Refused before any tile is made: a long run must not allocate up to
+  // the budget first. The tiles the run spans that exist already are
+  // counted only when the plain bound does not fit (rarely).
+  const auto spanned = static_cast<uint64_t>(tile_of(x + length - 1) - tile_of(x) + 1);
+  const auto& tiles = cells_.tiles();
+  const uint64_t before = tiles.size();
+  uint64_t fresh = spanned;
+  if (!fits_memory_budget(in_.charged() + saturating_mul(spanned, CellSet::kBytesPerTile))) {
+    const TileCoord first{tile_of(x), tile_of(y)};
+    const TileCoord last{tile_of(x + length - 1), tile_of(y)};
+    fresh -=
+        static_cast<uint64_t>(std::distance(tiles.lower_bound(first), tiles.upper_bound(last)));
+  }
+  in_.charge(saturating_mul(fresh, CellSet::kBytesPerTile),
+             "a run of " + std::to_string(length) + " live cells", line, column);
   const int row = offset_in_tile(y);
   while (length > 0) {
     const int offset = offset_in_tile(x);
     const int64_t count = std::min<int64_t>(length, kTileSize - offset);
     Tile* tile = tile_at({tile_of(x), tile_of(y)});
-    if (tile == nullptr) return false;
     const uint64_t ones = count == kTileSize ? ~uint64_t{0} : (uint64_t{1} << count) - 1;
     tile->rows[row] |= ones << offset;
     length -= count;
     if (length > 0) x += count;
   }
-  return true;
-}
-
-std::string too_many_tiles_message(size_t max_tiles) {
-  return "pattern too large: more than " + std::to_string(max_tiles) + " occupied 64x64 tiles";
+  // What was charged for tiles that turned out to exist is given back.
+  in_.release((fresh - (tiles.size() - before)) * CellSet::kBytesPerTile);
 }
 
 }  // namespace gol::patterns

@@ -1,45 +1,137 @@
-// Shared pieces of the pattern readers: numbered lines with binary-data
-// checks, errors located as SOURCE:LINE:COLUMN, checked integer parsing, and
-// a cell sink whose memory is bounded by live tiles, never by header numbers.
+// Shared pieces of the pattern readers: byte sources read a chunk at a time
+// (so loading never holds the whole text), a text reader that tracks line
+// and column and refuses binary data, checked integer parsing, and a cell
+// sink whose memory is checked against the memory budget before each tile
+// is created, never decided by a number in the file.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "engine/core/cell_set.h"
 
 namespace gol::patterns {
 
-// A pattern read from text may occupy at most 2^21 tiles (1 GiB of tile
-// data): twice a 65536x65536 torus. Larger ones are refused, not allocated.
-inline constexpr size_t kMaxPatternTiles = size_t{1} << 21;
-
-struct TextLine {
-  std::string_view text;  // without the line ending
-  int64_t number = 0;     // 1-based
+// Where a reader's bytes come from: a file, gzip over another source, or
+// text already in memory.
+class ByteSource {
+ public:
+  virtual ~ByteSource() = default;
+  // Up to `size` bytes into `buffer`; 0 only at the end. Throws InputError.
+  virtual size_t read(char* buffer, size_t size) = 0;
 };
 
-// Walks text line by line ("\n", "\r\n" or "\r" endings). Each line is
-// checked for control bytes so binary files are refused with a location.
-class LineCursor {
+class MemorySource final : public ByteSource {
  public:
-  LineCursor(std::string_view text, std::string_view source) : text_(text), source_(source) {}
-
-  // Moves to the next line; false at the end of the text.
-  bool next(TextLine& line);
-  // The last line returned (for "truncated" errors at the end of the text).
-  const TextLine& last() const { return last_; }
+  explicit MemorySource(std::string_view text) : text_(text) {}
+  size_t read(char* buffer, size_t size) override;
 
  private:
   std::string_view text_;
-  std::string_view source_;
-  size_t pos_ = 0;
-  TextLine last_;
 };
 
-// Throws InputError at `line`, column index + 1.
+// Reads text one byte at a time from a ByteSource through a fixed buffer.
+// "\r\n" and a lone "\r" read as '\n'. A control byte (other than tab, form
+// feed and vertical tab) is refused as binary data at its line and column
+// as soon as it is reached. A UTF-8 byte-order mark at the start is skipped.
+// Everything the pattern being read keeps (tiles, comments, long lines) is
+// charged to this reader's account against the memory budget first.
+class TextReader {
+ public:
+  static constexpr int kEnd = -1;
+  // The most lookahead() can show: format detection needs only the start
+  // of the first line.
+  static constexpr size_t kBufferSize = size_t{1} << 16;
+
+  TextReader(ByteSource& bytes, std::string_view source);
+
+  // The next byte without consuming it; kEnd at the end of the text.
+  int peek() {
+    if (pos_ < end_ && is_plain(buffer_[pos_])) return static_cast<unsigned char>(buffer_[pos_]);
+    return peek_special();
+  }
+  // Consumes and returns the next byte (kEnd at the end).
+  int get() {
+    // Printable bytes are nearly all of a pattern: one test, then done.
+    if (pos_ < end_ && is_plain(buffer_[pos_])) {
+      ++column_;
+      return static_cast<unsigned char>(buffer_[pos_++]);
+    }
+    return get_special();
+  }
+  // The unread text ahead, raw, up to `size` bytes (at most kBufferSize);
+  // shorter only at the end of the text. Consumes nothing.
+  std::string_view lookahead(size_t size);
+
+  // Line and column (1-based) of the byte peek() returns.
+  int64_t line() const { return line_; }
+  int64_t column() const { return column_; }
+  std::string_view source() const { return source_; }
+  // Where the text ends, for "truncated" messages: a final line ending
+  // counts as the end of the line it ends, not the start of an empty one.
+  int64_t end_line() const { return column_ == 1 && line_ > 1 ? line_ - 1 : line_; }
+  int64_t end_column() const { return column_ == 1 && line_ > 1 ? last_line_end_ : column_; }
+
+  // Appends the rest of the current line (without its ending) to `out` and
+  // consumes the ending. The line's memory is charged to the account while
+  // it grows; `keep` says whether it stays charged (a comment the pattern
+  // keeps) or is given back once the caller has parsed it.
+  void read_line(std::string& out, bool keep);
+  void skip_line();
+
+  // Charges `bytes` more held by the pattern being read; refused with an
+  // InputError at (line, column), naming `what`, when the total would
+  // exceed the memory budget.
+  void charge(uint64_t bytes, std::string_view what, int64_t line, int64_t column);
+  void release(uint64_t bytes) { charged_ -= bytes; }
+  uint64_t charged() const { return charged_; }
+
+  [[noreturn]] void fail(std::string_view what) const { fail_at(line_, column_, what); }
+  [[noreturn]] void fail_at(int64_t line, int64_t column, std::string_view what) const;
+
+ private:
+  // Not a line ending or a control byte.
+  static bool is_plain(char c) {
+    const auto byte = static_cast<unsigned char>(c);
+    return byte >= 0x20 && byte != 0x7f;
+  }
+  static bool is_control(char c) {
+    const auto byte = static_cast<unsigned char>(c);
+    return (byte < 0x20 && byte != '\t' && byte != '\f' && byte != '\v' && byte != '\n' &&
+            byte != '\r') ||
+           byte == 0x7f;
+  }
+  // peek() and get() at the end of the buffer, at line endings and at
+  // control bytes.
+  int peek_special();
+  int get_special();
+  // Refills the buffer after pos_; false at the end of the text.
+  bool fill();
+  [[noreturn]] void fail_binary(char c) const;
+
+  ByteSource& bytes_;
+  std::string source_;
+  std::vector<char> buffer_;
+  size_t pos_ = 0;
+  size_t end_ = 0;
+  bool at_end_ = false;
+  int64_t line_ = 1;
+  int64_t column_ = 1;
+  int64_t last_line_end_ = 1;  // the column where the previous line ended
+  uint64_t charged_ = 0;
+};
+
+// One line read whole, for the line-oriented parts of the formats.
+struct TextLine {
+  std::string_view text;     // without the line ending
+  int64_t number = 0;        // 1-based
+  int64_t first_column = 1;  // the column of text[0]: lines may be read from mid-line
+};
+
+// Throws InputError at `line`, the column of text[index].
 [[noreturn]] void fail_at(std::string_view source, const TextLine& line, size_t index,
                           std::string_view what);
 
@@ -53,26 +145,44 @@ std::string_view trim(std::string_view text);
 // Throws InputError (naming `what`) on a missing number or overflow.
 int64_t parse_int64_at(std::string_view source, const TextLine& line, size_t& pos,
                        std::string_view what);
+// Likewise an unsigned decimal uint64 (no sign).
+uint64_t parse_uint64_at(std::string_view source, const TextLine& line, size_t& pos,
+                         std::string_view what);
 
-// Adds runs of live cells to a CellSet, caching the current tile and
-// refusing to create more than kMaxPatternTiles tiles.
+// What keeping one comment line of `length` bytes costs: the string in the
+// pattern's vector (with the vector's growth) and its heap text.
+constexpr uint64_t comment_bytes(size_t length) { return 64 + length; }
+
+// Every cell a reader loads lies in [-kPlaneLimit, kPlaneLimit): the plane
+// the engine runs on, so bounding-box widths fit in 64 bits and whatever is
+// read can also be run and written back.
+inline constexpr int64_t kPlaneLimit = int64_t{1} << 62;
+
+// Adds runs of live cells to a CellSet, caching the current tile. Before a
+// run creates tiles, what they cost is charged to the reader's account.
 class CellSink {
  public:
-  explicit CellSink(CellSet& cells, size_t max_tiles = kMaxPatternTiles)
-      : cells_(cells), max_tiles_(max_tiles) {}
-  // Sets cells (x .. x+length-1, y); the caller guarantees no overflow.
-  // Returns false, setting nothing more, when the tile limit is reached.
-  bool add_run(int64_t x, int64_t y, int64_t length);
+  CellSink(CellSet& cells, TextReader& in) : cells_(cells), in_(in) {}
+  // Sets cells (x .. x+length-1, y), all within the plane; (line, column)
+  // locate the run for a refusal over the memory budget.
+  void add_run(int64_t x, int64_t y, int64_t length, int64_t line, int64_t column);
 
  private:
   Tile* tile_at(TileCoord coord);
 
   CellSet& cells_;
-  size_t max_tiles_;
+  TextReader& in_;
   TileCoord cached_coord_{};
   Tile* cached_tile_ = nullptr;
 };
 
-std::string too_many_tiles_message(size_t max_tiles = kMaxPatternTiles);
+// Cursor arithmetic of the readers: wide enough that no count or position
+// in a file can overflow it before it is checked.
+__extension__ typedef __int128 WideInt;
+
+// Throws InputError at (line, column) unless every cell (x .. x+length-1, y)
+// lies within the plane (kPlaneLimit).
+void check_in_plane(const TextReader& in, WideInt x, WideInt y, WideInt length, int64_t line,
+                    int64_t column);
 
 }  // namespace gol::patterns

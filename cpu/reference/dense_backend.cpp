@@ -14,7 +14,7 @@ namespace {
 // Room left on each side of the live cells: a fixed floor, so small
 // oscillators and spaceships do not regrow every few generations, plus a
 // quarter of the extent, so a growing pattern regrows geometrically rarely.
-int64_t margin_for(int64_t extent) { return 16 + extent / 4; }
+int64_t margin_for(uint64_t extent) { return static_cast<int64_t>(16 + extent / 4); }
 
 int64_t floor_to_word(int64_t x) { return x & ~int64_t{kTileSize - 1}; }
 int64_t ceil_to_word(int64_t x) { return floor_to_word(x + kTileSize - 1); }

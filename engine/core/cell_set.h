@@ -21,6 +21,11 @@ inline double bbox_area(const std::optional<BBox>& box) {
 
 class CellSet {
  public:
+  // What one tile costs on the heap: a map node holding 512 bytes aligned
+  // to 64 (688 bytes measured with glibc), for memory-budget checks made
+  // before tiles are created.
+  static constexpr uint64_t kBytesPerTile = 704;
+
   using TileMap = std::map<TileCoord, Tile>;
 
   CellSet() = default;

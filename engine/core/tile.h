@@ -85,8 +85,10 @@ struct BBox {
   int64_t ymin = 0;
   int64_t xmax = 0;  // inclusive
   int64_t ymax = 0;  // inclusive
-  int64_t width() const { return xmax - xmin + 1; }
-  int64_t height() const { return ymax - ymin + 1; }
+  // Unsigned: a box across the plane's whole range is 2^63 cells wide, one
+  // more than int64_t holds.
+  uint64_t width() const { return static_cast<uint64_t>(xmax) - static_cast<uint64_t>(xmin) + 1; }
+  uint64_t height() const { return static_cast<uint64_t>(ymax) - static_cast<uint64_t>(ymin) + 1; }
   friend bool operator==(const BBox&, const BBox&) = default;
 };
 

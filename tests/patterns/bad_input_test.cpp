@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "engine/core/error.h"
+#include "engine/core/memory_budget.h"
 #include "patterns/gzip.h"
 #include "patterns/pattern_io.h"
 #include "patterns/rle.h"
@@ -60,10 +61,17 @@ const BadCase kBadCases[] = {
     {"header_bad_rule", "x = 1, y = 1, rule = B9/S23\no!", 1, 22, "more than 8"},
     {"header_torus_not_64", "x = 1, y = 1, rule = B3/S23:T100,100\no!", 1, 22, "multiples of 64"},
     {"run_count_overflow", "x = 1, y = 1\n3b99999999999999999999o!", 2, 3, "run count overflows"},
-    {"x_overflow", "x = 1, y = 1\n9223372036854775807b9223372036854775807b9o!", 2, 40, "overflow"},
-    {"y_overflow", "x = 1, y = 1\n9223372036854775807$9223372036854775807$5$o!", 2, 40,
-     "y coordinate overflows"},
-    {"position_overflow", "#CXRLE Pos=9223372036854775807,0\nx = 2, y = 1\n2o!", 3, 2, "overflow"},
+    {"x_beyond_plane", "x = 1, y = 1\n9223372036854775807b9223372036854775807b9o!", 2, 42,
+     "beyond the plane"},
+    {"y_beyond_plane", "x = 1, y = 1\n9223372036854775807$9223372036854775807$5$o!", 2, 43,
+     "beyond the plane"},
+    {"position_beyond_plane", "#CXRLE Pos=9223372036854775807,0\nx = 2, y = 1\n2o!", 3, 2,
+     "beyond the plane"},
+    {"run_past_plane_edge", "#CXRLE Pos=4611686018427387903,0\nx = 2, y = 1\n2o!", 3, 2,
+     "beyond the plane"},
+    {"cells_beyond_plane", "#Life 1.06\n4611686018427387904 0\n", 2, 1, "beyond the plane"},
+    {"cells_blank_inside_row", "!Name: x\n.O .O\n", 2, 3, "unexpected blank"},
+    {"gen_overflow", "#CXRLE Gen=18446744073709551616\nx = 1, y = 1\no!", 1, 12, "does not fit"},
     {"position_malformed", "#CXRLE Pos=12\nx = 1, y = 1\no!", 1, 14, "expected ','"},
     {"negative_generation", "#CXRLE Gen=-5\nx = 1, y = 1\no!", 1, 12, "negative generation"},
     {"unknown_character", "x = 1, y = 1\nbo$z!", 2, 4, "unexpected character 'z'"},
@@ -87,19 +95,6 @@ const BadCase kBadCases[] = {
 
 INSTANTIATE_TEST_SUITE_P(Cases, BadText, ::testing::ValuesIn(kBadCases),
                          [](const auto& suite) { return std::string(suite.param.label); });
-
-// A few bytes must not be able to demand gigabytes: a huge run count stops
-// at the tile limit (tested with a small limit to keep the test light).
-TEST(BadInput, HugeLiveRunHitsTheTileLimit) {
-  try {
-    parse_rle("x = 1, y = 1\n9223372036854775807o!", "huge.rle", 16);
-    FAIL() << "expected InputError";
-  } catch (const InputError& e) {
-    EXPECT_EQ(e.line(), 2);
-    EXPECT_EQ(e.column(), 20);
-    EXPECT_NE(std::string(e.what()).find("pattern too large"), std::string::npos) << e.what();
-  }
-}
 
 void expect_file_error(const std::string& path, const std::string& words) {
   try {
@@ -145,17 +140,104 @@ TEST(BadInput, TruncatedGzip) {
   expect_file_error(std::string(GOL_TEST_DATA_DIR) + "/patterns-truncated.rle.gz", "truncated");
 }
 
+// Everything `source` produces, read in reader-sized chunks.
+uint64_t drain(ByteSource& source) {
+  std::vector<char> buffer(TextReader::kBufferSize);
+  uint64_t total = 0;
+  while (const size_t count = source.read(buffer.data(), buffer.size())) total += count;
+  return total;
+}
+
 TEST(BadInput, GzipThatDecompressesTooFar) {
   const std::string bomb = gzip(std::string(size_t{1} << 20, '$'));
   EXPECT_LT(bomb.size(), 4096u);
+  MemorySource small_input(bomb);
+  GzipSource small(small_input, "bomb.rle.gz", 64 * 1024);
   try {
-    gunzip(bomb, "bomb.rle.gz", 64 * 1024);
+    drain(small);
     FAIL() << "expected InputError";
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("decompresses to more than"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("decompresses to more than 64 KiB"), std::string::npos)
         << e.what();
   }
-  EXPECT_EQ(gunzip(bomb, "bomb.rle.gz", size_t{1} << 20).size(), size_t{1} << 20);
+  MemorySource exact_input(bomb);
+  GzipSource exact(exact_input, "bomb.rle.gz", size_t{1} << 20);
+  EXPECT_EQ(drain(exact), uint64_t{1} << 20);
+}
+
+// Sets a small memory budget for one test.
+class SmallBudget : public ::testing::Test {
+ protected:
+  void SetUp() override { set_memory_budget(uint64_t{16} << 20); }
+  void TearDown() override { set_memory_budget(saved_); }
+
+  // Parses `text`, expecting a refusal over the budget at (line, column).
+  void expect_over_budget(const std::string& text, int64_t line, int64_t column,
+                          const std::string& what) {
+    try {
+      parse_pattern(text, "big.rle");
+      ADD_FAILURE() << "accepted";
+    } catch (const InputError& e) {
+      const std::string message = e.what();
+      EXPECT_EQ(e.line(), line) << message;
+      EXPECT_EQ(e.column(), column) << message;
+      EXPECT_NE(message.find(what + " needs "), std::string::npos) << message;
+      EXPECT_NE(message.find("more than the memory budget of 16 MiB"), std::string::npos)
+          << message;
+    }
+  }
+
+ private:
+  uint64_t saved_ = memory_budget();
+};
+
+// A few bytes must not be able to demand gigabytes: a run is priced before
+// any of its tiles is made (a test that allocated first would take
+// 100 GiB here, not pass slowly).
+TEST_F(SmallBudget, LongRunIsRefusedBeforeAllocating) {
+  expect_over_budget("9999999999o!", 1, 11, "a run of 9999999999 live cells");
+  expect_over_budget("x = 1, y = 1\n2$4000000000000000000o!", 2, 22,
+                     "a run of 4000000000000000000 live cells");
+  // A run over tiles that exist already costs nothing more, though the
+  // pattern and the run each take most of the budget.
+  const Pattern wide = parse_pattern("1000000o$1000000o!", "wide.rle");
+  EXPECT_EQ(wide.cells.population(), 2000000u);
+}
+
+TEST_F(SmallBudget, ManyTilesAreRefusedWhereTheBudgetRunsOut) {
+  std::string text;
+  for (int i = 0; i < 30000; ++i) text += "o63b";
+  text += "!";
+  try {
+    parse_pattern(text, "many.rle");
+    ADD_FAILURE() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.line(), 1);
+    EXPECT_GT(e.column(), 4 * 20000);  // 16 MiB hold about 23800 tiles
+    EXPECT_NE(std::string(e.what()).find("memory budget"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(SmallBudget, CommentLinesAreCounted) {
+  std::string text;
+  for (int i = 0; i < 300000; ++i) text += "#C a comment line\n";
+  text += "x = 1, y = 1\no!";
+  // Each kept line costs its text and its string: the budget runs out
+  // past line 200000 (of 300000), at the start of the line.
+  try {
+    parse_pattern(text, "comments.rle");
+    ADD_FAILURE() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_GT(e.line(), 200000) << e.what();
+    EXPECT_LT(e.line(), 250000) << e.what();
+    EXPECT_EQ(e.column(), 1) << e.what();
+    EXPECT_NE(std::string(e.what()).find("comment lines needs"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(SmallBudget, OneLongLineIsCounted) {
+  expect_over_budget("#C " + std::string(size_t{20} << 20, 'c') + "\no!", 1, 1,
+                     "a line of more than 16777216 bytes");
 }
 
 TEST(BadInput, SpecsAreChecked) {

@@ -131,10 +131,12 @@ TEST(MacrocellWriter, RoundTripKeepsEverything) {
             (std::vector<std::string>{"first comment", "second", "spans two lines"}));
 }
 
+// The corners of the plane readers load into, [-2^62, 2^62) both ways.
 TEST(MacrocellWriter, ExtremeCoordinatesRoundTrip) {
+  constexpr int64_t kEdge = int64_t{1} << 62;
   Pattern p;
-  for (int64_t x : {INT64_MIN, int64_t{-1}, int64_t{0}, INT64_MAX}) {
-    for (int64_t y : {INT64_MIN, int64_t{-1}, int64_t{0}, int64_t{1}, INT64_MAX}) {
+  for (int64_t x : {-kEdge, int64_t{-1}, int64_t{0}, kEdge - 1}) {
+    for (int64_t y : {-kEdge, int64_t{-1}, int64_t{0}, int64_t{1}, kEdge - 1}) {
       p.cells.set(x, y);
     }
   }
@@ -235,10 +237,12 @@ const BadMacrocell kBadMacrocells[] = {
     // A cell at the top-left corner of a root of level 70, and of level 65
     // (x = -2^64): the first is refused while shrinking the root, the other
     // while checking coordinates.
-    {"cells beyond 64 bits", "[M2]\n*$\n" + top_left_chain(70), 69, 1,
-     "beyond the 64-bit coordinates"},
+    {"cells beyond 64 bits", "[M2]\n*$\n" + top_left_chain(70), 69, 1, "beyond the plane"},
     {"cells beyond 64 bits at level 65", "[M2]\n*$\n" + top_left_chain(65), 64, 1,
-     "beyond the 64-bit coordinates"},
+     "beyond the plane"},
+    // x = -2^63 fits in 64 bits but lies beyond the plane gol runs on.
+    {"cells beyond the plane at level 64", "[M2]\n*$\n" + top_left_chain(64), 63, 1,
+     "beyond the plane"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Cases, BadMacrocellText, ::testing::ValuesIn(kBadMacrocells),

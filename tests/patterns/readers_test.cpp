@@ -2,6 +2,7 @@
 // with the format chosen by content.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "engine/core/error.h"
@@ -114,14 +115,44 @@ TEST(Readers, HugeHeaderSizesDoNotAllocate) {
 }
 
 TEST(Readers, FarCoordinatesStaySparse) {
+  // The corners of the plane gol runs on, [-2^62, 2^62) both ways.
   const Pattern p = parse_pattern(
-      "#CXRLE Pos=-9223372036854775808,-9223372036854775808\nx = 0, y = 0\n"
-      "o9223372036854775807b9223372036854775807bo$9223372036854775807$9223372036854775807$o!",
+      "#CXRLE Pos=-4611686018427387904,-4611686018427387904\nx = 0, y = 0\n"
+      "o9223372036854775806bo$9223372036854775806$o!",
       "far.rle");
-  const std::vector<Cell> expected = {
-      {INT64_MIN, INT64_MIN}, {INT64_MAX, INT64_MIN}, {INT64_MIN, INT64_MAX}};
+  constexpr int64_t kEdge = int64_t{1} << 62;
+  const std::vector<Cell> expected = {{-kEdge, -kEdge}, {kEdge - 1, -kEdge}, {-kEdge, kEdge - 1}};
   EXPECT_EQ(p.cells.cells(), expected);
   EXPECT_EQ(p.cells.tiles().size(), 3u);
+  EXPECT_EQ(p.cells.bbox()->width(), uint64_t{1} << 63);
+}
+
+// Counts as Golly reads them: a blank ends a count, a count may go on
+// after a line break, and a count of 0 is 1.
+TEST(Readers, RunCountsAsGollyReadsThem) {
+  EXPECT_EQ(parse_pattern("x = 2, y = 1\n1 2o!", "t").cells.population(), 2u);
+  EXPECT_EQ(parse_pattern("x = 3, y = 1\n3\no!", "t").cells.population(), 3u);
+  EXPECT_EQ(parse_pattern("x = 3, y = 1\n1\r\n2o!", "t").cells.population(), 12u);
+  const std::vector<Cell> zeros = {{0, 0}, {1, 1}, {2, 1}};
+  EXPECT_EQ(parse_pattern("x = 3, y = 2\n0o$0b2o!", "t").cells.cells(), zeros);
+}
+
+TEST(Readers, HeaderlessLife106KeepsItsFirstCell) {
+  const std::vector<Cell> expected = {{0, 0}, {1, 0}, {-3, 2}};
+  for (const char* text :
+       {"0 0\n1 0\n-3 2\n", "\n  0 0\n1 0\n-3 2", "#Life 1.06\n0 0\n1 0\n-3 2\n"}) {
+    const Pattern p = parse_pattern(text, "t.lif");
+    EXPECT_EQ(p.format, "life1.06") << text;
+    std::vector<Cell> cells = p.cells.cells();
+    std::vector<Cell> sorted = expected;
+    std::sort(sorted.begin(), sorted.end());
+    EXPECT_EQ(cells, sorted) << text;
+  }
+}
+
+TEST(Readers, LeadingBlankLinesArePlaintextRows) {
+  const std::vector<Cell> expected = {{1, 2}};
+  EXPECT_EQ(parse_pattern("\n\n.O\n", "t.cells").cells.cells(), expected);
 }
 
 TEST(Readers, LoadPatternSpecs) {

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "engine/core/error.h"
+#include "engine/core/memory_budget.h"
 #include "patterns/catalogue.h"
 #include "patterns/gzip.h"
 #include "patterns/pattern_io.h"
@@ -119,11 +120,30 @@ TEST(CellsWriter, ExactText) {
   EXPECT_EQ(to_cells(gaps), "!Name:\nO\n\n\n..O\n");
 }
 
-TEST(CellsWriter, RefusesHugeSpans) {
-  Pattern p;
-  p.cells.set(0, 0);
-  p.cells.set(1'000'000'000, 1'000'000);
-  EXPECT_THROW(to_cells(p), UsageError);
+TEST(CellsWriter, RefusesTextOverTheBudgetBeforeBuildingIt) {
+  const uint64_t saved = memory_budget();
+  set_memory_budget(uint64_t{64} << 20);
+  // A diagonal: 8192 rows averaging 4096 characters, 32 MiB of text.
+  Pattern diagonal;
+  for (int64_t i = 0; i < 8192; ++i) diagonal.cells.set(i, i);
+  EXPECT_EQ(to_cells(diagonal).size(),
+            7u + 8192u * 8193u / 2u + 8192u);  // "!Name:\n", rows, newlines
+  // Twice as wide: 128 MiB, refused at once.
+  for (int64_t i = 8192; i < 16384; ++i) diagonal.cells.set(i, i);
+  try {
+    to_cells(diagonal);
+    ADD_FAILURE() << "not refused";
+  } catch (const RuntimeError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("16384x16384"), std::string::npos) << message;
+    EXPECT_NE(message.find("memory budget of 64 MiB"), std::string::npos) << message;
+    EXPECT_NE(message.find("write .rle instead"), std::string::npos) << message;
+  }
+  Pattern far;
+  far.cells.set(0, 0);
+  far.cells.set(int64_t{1} << 61, int64_t{1} << 61);
+  EXPECT_THROW(to_cells(far), RuntimeError);
+  set_memory_budget(saved);
 }
 
 class FileRoundTrip : public ::testing::TestWithParam<std::string> {};
