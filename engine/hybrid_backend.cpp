@@ -17,6 +17,9 @@
 //   the ghosts: a ghost's cells at least j+1 from the region's interior are
 //   exact, so its outer row, column and corner cell (64 cells from the
 //   interior) are exact for j <= 63, and every CPU tile is exact for j <= 64.
+//   Ghosts sleep like CPU tiles (sparse_grid.h says why that stays exact):
+//   the quiet margin the partition leaves around a cluster then costs the
+//   CPU nothing.
 // With k <= 32 both sides are exact with room to spare. At the epoch's end
 // the ghosts are replaced by the pool's exact tiles (t+k and t+k-1). Since
 // their outer borders already matched, the wake flags the CPU set while
@@ -25,6 +28,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <utility>
 
 #include "cpu/simd/tile_step.h"
@@ -87,12 +92,20 @@ class HybridBackend final : public Backend {
         options_.fixed_costs.value_or(hybrid::default_cost_model(stepper_.threads())));
     epochs_ = 0;
     partition_interval_ = options_.partition_every;
-    epochs_since_partition_ = partition_interval_;  // partition before the first epoch
+    epochs_since_partition_ = 0;
+    timings_ = {};
     cpu_tiles_stepped_ = 0;
     cpu_tiles_last_generation_ = 0;
-    for (const TileRect& rect : options_.fixed_regions)
+    for (const TileRect& rect : options_.fixed_regions) {
       add_region(hybrid::fit_to_torus(rect, torus_));
+    }
     grid_.replan();
+    // The first partition is part of loading, as the other GPU backends
+    // upload their worlds in load(); it prices with the starting model.
+    if (options_.fixed_regions.empty()) {
+      repartition(options_.epoch_generations);
+      epochs_since_partition_ = 0;
+    }
   }
 
   void step(uint64_t generations) override {
@@ -115,6 +128,13 @@ class HybridBackend final : public Backend {
       run_epoch(k);
       ++epochs_since_partition_;
       generations -= static_cast<uint64_t>(k);
+    }
+    if (trace_) {
+      std::fprintf(stderr,
+                   "hybrid: generation %llu: %.3f s stepping the CPU, %.3f s waiting for the "
+                   "pool, %.3f s exchanging, %.3f s partitioning\n",
+                   static_cast<unsigned long long>(grid_.generation()), timings_.cpu, timings_.wait,
+                   timings_.exchange, timings_.partition);
     }
   }
 
@@ -191,11 +211,16 @@ class HybridBackend final : public Backend {
       step_cpu(k);
       return;
     }
+    auto start = std::chrono::steady_clock::now();
     upload_rings();
     const double device_before = pool_->stats().device_seconds;
     pool_->step_async(k);
+    timings_.exchange += seconds_since(start);
     step_cpu(k);
+    start = std::chrono::steady_clock::now();
     pool_->wait();
+    timings_.wait += seconds_since(start);
+    start = std::chrono::steady_clock::now();
     if (options_.calibrate_gpu && !options_.fixed_costs) {
       uint64_t stepped = 0;
       for (const Region& region : regions_) {
@@ -209,6 +234,7 @@ class HybridBackend final : public Backend {
       region.stepped = true;
     }
     import_ghosts();
+    timings_.exchange += seconds_since(start);
   }
 
   void step_cpu(int k) {
@@ -217,7 +243,9 @@ class HybridBackend final : public Backend {
     cpu_tiles_last_generation_ = stepper_.step(grid_, rule_, static_cast<uint64_t>(k));
     const uint64_t stepped = stepper_.tiles_stepped() - before;
     cpu_tiles_stepped_ += stepped;
-    if (!options_.fixed_costs) costs_.observe_cpu(seconds_since(start), stepped);
+    const double seconds = seconds_since(start);
+    timings_.cpu += seconds;
+    if (!options_.fixed_costs) costs_.observe_cpu(seconds, stepped);
   }
 
   // The CPU tiles around each region at generation t. Every epoch leaves
@@ -245,6 +273,7 @@ class HybridBackend final : public Backend {
   void import_ghosts() {
     std::vector<Tile> current;
     std::vector<Tile> previous;
+    bool imported = false;
     for (const Region& region : regions_) {
       if (region.boundary.empty()) continue;
       current.resize(region.boundary.size());
@@ -253,8 +282,10 @@ class HybridBackend final : public Backend {
       for (size_t i = 0; i < region.boundary.size(); ++i) {
         grid_.import_tile(grid_.map().find(region.boundary[i]), current[i], previous[i]);
       }
+      imported = true;
     }
-    grid_.replan();
+    // A whole-torus region has no ghosts, and then nothing here changed.
+    if (imported) grid_.replan();
   }
 
   void add_region(const TileRect& rect) {
@@ -341,6 +372,13 @@ class HybridBackend final : public Backend {
 
   // Returns whether the partition changed.
   bool repartition(int k) {
+    const auto start = std::chrono::steady_clock::now();
+    const bool changed = change_partition(k);
+    timings_.partition += seconds_since(start);
+    return changed;
+  }
+
+  bool change_partition(int k) {
     std::vector<hybrid::HeldRegion> held;
     const hybrid::ActivityBlocks active = activity(held);
     const std::vector<hybrid::Cluster> clusters =
@@ -352,7 +390,27 @@ class HybridBackend final : public Backend {
     for (auto it = plan.release.rbegin(); it != plan.release.rend(); ++it) release_region(*it);
     for (const TileRect& rect : plan.add) add_region(rect);
     grid_.replan();
+    if (trace_) trace_partition(plan, held.size());
     return true;
+  }
+
+  void trace_partition(const hybrid::PartitionPlan& plan, size_t held_before) const {
+    uint64_t gpu_tiles = 0;
+    for (const Region& region : regions_) gpu_tiles += static_cast<uint64_t>(region.rect.area());
+    const hybrid::CostModel& model = costs_.model();
+    std::fprintf(stderr,
+                 "hybrid: generation %llu: %zu of %zu regions released, %zu added: %zu regions, "
+                 "%llu GPU tiles, %zu CPU tiles active; ns a tile: CPU %.2f, GPU %.3f + %.0f a "
+                 "region\n",
+                 static_cast<unsigned long long>(grid_.generation()), plan.release.size(),
+                 held_before, plan.add.size(), regions_.size(),
+                 static_cast<unsigned long long>(gpu_tiles), grid_.active().size(),
+                 model.cpu_ns_per_tile, model.gpu_ns_per_tile, model.gpu_overhead_ns);
+    for (const TileRect& rect : plan.add) {
+      std::fprintf(stderr, "hybrid:   added %lld,%lld %lldx%lld tiles\n",
+                   static_cast<long long>(rect.tx), static_cast<long long>(rect.ty),
+                   static_cast<long long>(rect.width), static_cast<long long>(rect.height));
+    }
   }
 
   HybridOptions options_;
@@ -368,6 +426,14 @@ class HybridBackend final : public Backend {
   int partition_interval_ = 1;
   uint64_t cpu_tiles_stepped_ = 0;
   uint64_t cpu_tiles_last_generation_ = 0;
+  // Where the wall time of the steps went, for GOL_HYBRID_TRACE.
+  struct Timings {
+    double cpu = 0;
+    double wait = 0;
+    double exchange = 0;
+    double partition = 0;
+  } timings_;
+  bool trace_ = std::getenv("GOL_HYBRID_TRACE") != nullptr;
 };
 
 }  // namespace

@@ -3,7 +3,9 @@
 // Dense clusters of active tiles are GPU regions in a gpu::TilePool; the
 // CPU steps the rest, plus the regions' edge tiles as its ghost ring, while
 // the pool steps the regions; at each epoch's end the regions' edges come
-// back as the CPU's ghosts.
+// back as the CPU's ghosts. With GOL_HYBRID_TRACE set in the environment
+// it reports each change of partition and where each step's time went on
+// stderr.
 #pragma once
 
 #include <memory>

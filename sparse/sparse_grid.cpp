@@ -73,7 +73,6 @@ void SparseGrid::load(const CellSet& cells, const Topology& topology, bool keep_
   }
   wake_.assign(map_.slot_count(), 0);
   owners_.assign(map_.slot_count(), TileOwner::kCpu);
-  ghosts_.clear();
   outcomes_.assign(active_.size(), Outcome{});
 }
 
@@ -240,14 +239,11 @@ void SparseGrid::import_tile(int32_t slot, const Tile& current, const Tile& prev
 void SparseGrid::replan() {
   fit_slot_arrays();
   for (int32_t slot : active_) wake_[slot] = 1;
-  ghosts_.clear();
-  for (int32_t slot : map_.held()) {
-    if (owners_[slot] == TileOwner::kGhost) {
-      ghosts_.push_back(slot);
-      wake_[slot] = 1;
+  if (keep_all_active_) {
+    // Every tile the CPU steps stays listed.
+    for (int32_t slot : map_.held()) {
+      if (owners_[slot] != TileOwner::kGpu) wake_[slot] = 1;
     }
-    // With keep_all_active every tile the CPU steps stays listed.
-    if (keep_all_active_ && owners_[slot] != TileOwner::kGpu) wake_[slot] = 1;
   }
   wake_[TileMap::kEmptySlot] = 0;
   plan_by_scan();
@@ -284,7 +280,6 @@ void SparseGrid::finish_generation() {
   }
   fit_slot_arrays();
   wake_[TileMap::kEmptySlot] = 0;
-  for (int32_t slot : ghosts_) wake_[slot] = 1;
   plan_from_wake_flags(stepped);
   // Planning read the links of the tiles freed above; now their slabs may go.
   map_.release_empty_slabs();

@@ -30,13 +30,18 @@
 //
 // Ownership (the hybrid scheduler). Each tile is stepped here (kCpu), is
 // resident on the GPU (kGpu), or is a ghost (kGhost): a GPU tile touching
-// a tile that is not the GPU's, stepped here every generation as the halo
-// of the CPU tiles around it. GPU tiles stay in the map (as stale copies,
-// refreshed only by import_tile) so ghosts and their links need no special
-// case; they are never stepped, and wake flags set on them are ignored.
-// Ghosts never sleep and are never freed, but may create absent
-// neighbours on the plane like any stepped tile. Ownership changes and
-// imports happen between generations and take effect at replan().
+// a tile that is not the GPU's, stepped here as the halo of the CPU tiles
+// around it. GPU tiles stay in the map (as stale copies, refreshed only by
+// import_tile) so ghosts and their links need no special case; they are
+// never stepped, and wake flags set on them are ignored. Ghosts are never
+// freed, but may create absent neighbours on the plane like any stepped
+// tile, and they sleep and wake like CPU tiles: stepping here is exact for
+// a world in which the GPU tiles stand still (alternating their two stale
+// buffers, as sleeping tiles do), and such a world differs from the true one
+// only within j cells of the GPU tiles after j generations, so a ghost's
+// outer border, 64 cells from them, is exact for 63 generations whether the
+// ghost slept or not. Ownership changes and imports happen between
+// generations and take effect at replan().
 #pragma once
 
 #include <cstdint>
@@ -94,7 +99,7 @@ class SparseGrid {
   // plane absent neighbours facing a live border cell are created.
   void import_tile(int32_t slot, const Tile& current, const Tile& previous);
   // Rebuilds the active list after ownership changes and imports: the tiles
-  // active or woken, less the GPU's, plus every ghost.
+  // active or woken, less the GPU's.
   void replan();
 
   // Every tile as held here: GPU tiles as of their last import.
@@ -134,7 +139,6 @@ class SparseGrid {
   std::vector<int32_t> planned_;   // the next active list while it is built
   std::vector<uint8_t> wake_;      // by slot: step in the next generation
   std::vector<TileOwner> owners_;  // by slot
-  std::vector<int32_t> ghosts_;
 };
 
 }  // namespace gol::sparse
