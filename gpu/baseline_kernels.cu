@@ -30,16 +30,21 @@ __global__ void bitstep_kernel(const uint32_t* __restrict__ src, uint32_t* __res
   const int64_t col = int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
   const int64_t row = int64_t{blockIdx.y} * blockDim.y + threadIdx.y;
   if (col >= width_words || row >= height) return;
-  RowSum sums[3];
-  uint32_t centre = 0;
+  RowSum above{}, below{};
+  uint32_t west = 0, centre = 0, east = 0;
   for (int dy = -1; dy <= 1; ++dy) {
     const uint32_t left = word_at(src, row + dy, col - 1, width_words, height, torus);
     const uint32_t mid = word_at(src, row + dy, col, width_words, height, torus);
     const uint32_t right = word_at(src, row + dy, col + 1, width_words, height, torus);
-    sums[dy + 1] = row_sum(west_of(left, mid), mid, east_of(mid, right));
-    if (dy == 0) centre = mid;
+    if (dy == 0) {
+      west = west_of(left, mid);
+      centre = mid;
+      east = east_of(mid, right);
+    } else {
+      (dy < 0 ? above : below) = row_sum(west_of(left, mid), mid, east_of(mid, right));
+    }
   }
-  dst[row * width_words + col] = logic(sums[0], sums[1], sums[2], centre);
+  dst[row * width_words + col] = logic(above, below, west, east, centre);
 }
 
 __global__ void naive_kernel(const uint8_t* __restrict__ src, uint8_t* __restrict__ dst,

@@ -38,8 +38,9 @@ std::unique_ptr<Backend> make_gpu_naive_backend();
 // ... and bit-packed 32 cells a word, one generation a launch.
 std::unique_ptr<Backend> make_gpu_bitstep_backend();
 
-// Which kernel time_torus_kernel() measures.
-enum class TorusKernel { kMultiStep, kBitStep, kNaive };
+// Which kernel time_torus_kernel() measures: ours, or the public kernel the
+// bench compares them with (gpu/public_baseline_kernel.cu).
+enum class TorusKernel { kMultiStep, kPublicBaseline, kBitStep, kNaive };
 
 // Kernel-only timing of a dense torus: a random 50% soup is built on the
 // device, one warm-up run of `generations` is made, then each of `repeats`

@@ -8,6 +8,7 @@
 #include "gpu/gpu_backend.h"
 #include "gpu/kernel_config.cuh"
 #include "gpu/packed_engine.cuh"
+#include "gpu/public_baseline_kernel.cuh"
 
 namespace gol::gpu {
 
@@ -148,16 +149,13 @@ class NaiveBackend final : public Backend {
   mutable BackendStats stats_;
 };
 
-std::string describe(TorusKernel kernel) {
+std::string describe(TorusKernel kernel, PackedFieldView field) {
   switch (kernel) {
     case TorusKernel::kMultiStep:
-      return "multi-step: " + std::to_string(kMultiStep.rows_per_thread) + " rows x " +
-             std::to_string(kWordsPerLane) + " words a thread, " +
-             std::to_string(kMultiStep.warps_per_block) + " warps a block, " +
-             std::to_string(kMultiStep.generations_per_launch) +
-             " generations a launch (fields too small to fill the GPU: " +
-             std::to_string(kMultiStepSmall.rows_per_thread) + " rows, " +
-             std::to_string(kMultiStepSmall.warps_per_block) + " warps)";
+      return "multi-step: " + describe_multistep(field, Rule::conway());
+    case TorusKernel::kPublicBaseline:
+      return "public: binary-banter/fast-game-of-life's kernel re-implemented, 32 threads a "
+             "block, 16 rows a thread, 16 generations a launch";
     case TorusKernel::kBitStep:
       return "bit-step: one 32-bit word a thread, one generation a launch";
     case TorusKernel::kNaive:
@@ -166,22 +164,30 @@ std::string describe(TorusKernel kernel) {
   return "";
 }
 
-// Runs `generations` of a packed torus already on the device.
+// Runs `generations` of a packed torus already on the device (in the public
+// kernel's own layout for kPublicBaseline).
 uint64_t run_packed_torus(TorusKernel kernel, DeviceBuffer<uint32_t>& current,
                           DeviceBuffer<uint32_t>& next, PackedFieldView field, uint64_t generations,
                           cudaStream_t stream) {
   uint64_t computed = 0;
   const Rule conway = Rule::conway();
   while (generations > 0) {
-    const int batch =
-        kernel == TorusKernel::kMultiStep
-            ? static_cast<int>(std::min<uint64_t>(generations, kMultiStep.generations_per_launch))
-            : 1;
-    computed +=
-        kernel == TorusKernel::kMultiStep
-            ? launch_multistep(current.get(), next.get(), field, Edge::kTorus, batch, conway,
-                               stream)
-            : launch_bitstep(current.get(), next.get(), field, Edge::kTorus, conway, stream);
+    int batch = 1;
+    switch (kernel) {
+      case TorusKernel::kMultiStep:
+        batch = static_cast<int>(std::min<uint64_t>(generations, kMultiStepGenerations));
+        computed +=
+            launch_multistep(current.get(), next.get(), field, Edge::kTorus, batch, conway, stream);
+        break;
+      case TorusKernel::kPublicBaseline:
+        batch = static_cast<int>(std::min<uint64_t>(generations, kPublicBaselineGenerations));
+        computed += launch_public_baseline(current.get(), next.get(), field, batch, stream);
+        break;
+      case TorusKernel::kBitStep:
+      case TorusKernel::kNaive:  // byte fields run in run_byte_torus, never here
+        computed += launch_bitstep(current.get(), next.get(), field, Edge::kTorus, conway, stream);
+        break;
+    }
     std::swap(current, next);
     generations -= static_cast<uint64_t>(batch);
   }
@@ -237,7 +243,8 @@ GpuKernelTiming time_torus_kernel(int64_t width, int64_t height, uint64_t genera
   const Topology topology = Topology::torus(width, height);  // validates the size
   GpuKernelTiming timing;
   timing.device = device_probe().name;
-  timing.kernel = describe(kernel);
+  const PackedFieldView field{width / 32, height};
+  timing.kernel = describe(kernel, field);
   timing.width = topology.width;
   timing.height = topology.height;
   timing.generations = generations;
@@ -259,10 +266,13 @@ GpuKernelTiming time_torus_kernel(int64_t width, int64_t height, uint64_t genera
     timing.final_population = count_live_bytes(current.get(), width * height, stream.get());
     return timing;
   }
-  const PackedFieldView field{width / 32, height};
   DeviceBuffer<uint32_t> current(static_cast<size_t>(field.word_count()));
   DeviceBuffer<uint32_t> next(current.size());
   fill_random_packed(current.get(), field.word_count(), seed, stream.get());
+  if (kernel == TorusKernel::kPublicBaseline) {
+    to_public_baseline_layout(current.get(), next.get(), field, stream.get());
+    std::swap(current, next);
+  }
   run_packed_torus(kernel, current, next, field, generations, stream.get());  // warm-up
   for (int r = 0; r < repeats; ++r) {
     timer.start(stream.get());

@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <string>
 
 #include "engine/core/rule.h"
 
@@ -21,8 +22,8 @@ struct PackedFieldView {
   int64_t word_count() const { return width_words * height; }
 };
 
-// Advances src by `generations` (1..kMultiStep.generations_per_launch) into
-// dst in one launch. Returns the cell updates the launch computed.
+// Advances src by `generations` (1..kMultiStepGenerations) into dst in one
+// launch. Returns the cell updates the launch computed.
 uint64_t launch_multistep(const uint32_t* src, uint32_t* dst, PackedFieldView field, Edge edge,
                           int generations, const Rule& rule, cudaStream_t stream);
 // The same on a tile-pool region seen as a `view`-sized field through its
@@ -30,6 +31,8 @@ uint64_t launch_multistep(const uint32_t* src, uint32_t* dst, PackedFieldView fi
 struct TiledField;
 uint64_t launch_multistep(const TiledField& field, PackedFieldView view, Edge edge, int generations,
                           const Rule& rule, cudaStream_t stream);
+// The block shape launch_multistep() picks for such a field, in words.
+std::string describe_multistep(PackedFieldView field, const Rule& rule);
 // One generation, one thread a word.
 uint64_t launch_bitstep(const uint32_t* src, uint32_t* dst, PackedFieldView field, Edge edge,
                         const Rule& rule, cudaStream_t stream);

@@ -1,6 +1,6 @@
 // Bit-sliced Life logic shared by the bit-packed kernels: 32 cells a word,
-// each function written as three-input boolean expressions that the
-// compiler maps onto single LOP3 instructions.
+// each function written as three-input boolean expressions that map onto
+// single LOP3 instructions.
 #pragma once
 
 #include <cstdint>
@@ -40,26 +40,37 @@ __device__ __forceinline__ uint32_t east_of(uint32_t centre, uint32_t right_word
   return __funnelshift_r(centre, right_word, 1);
 }
 
-// B3/S23 from the row sums of the rows above, at and below, in eight LOP3s.
-// The nine-cell sum S (centre included) is ones + 2*T with
-// ones = xor3(bit0s), k = majority(bit0s) and T = x + k + 2*y, where
-// x = xor3(bit1s), y = majority(bit1s). Alive next iff S == 3 (ones and
-// T == 1) or S == 4 and alive now (not ones and T == 2). With u = x ^ k:
-// T == 1 is u & ~y, and T == 2 is ~u & (x ^ y) (u == 0 means x == k).
+// The rules take the three-cell sums of the rows above and below, the west
+// and east neighbour planes of the cell's own row and the cell itself: each
+// row's sum is computed once and serves the rows above and below it, so a
+// word costs 2 SHF + 2 LOP3 for its row planes plus what the rule adds.
+//
+// B3/S23 in six LOP3s. The eight-neighbour count is N = L + 2H with
+// L = a + b0 and H = m + t1 + b1, where a = xor3(t0, west, east) and
+// m = majority(t0, west, east) (t0/t1, b0/b1: the above/below sums' bits).
+// Alive next iff N == 3 (L == 1, H == 1) or alive and N == 2 (L == 0 and
+// H == 1, or L == 2 and H == 0). With one = [H == 1],
+// lone = alive & ~m & ~b1 (alive, and H is t1 alone) and
+// edge = [L == 2] | (~alive & [L == 0]), the result is
+// one ? ~edge : lone & edge (when H != 1 and lone, H is 0, and edge with
+// alive means L == 2). The network of the last four was found by a SAT
+// search for the fewest LOP3s over (a, m, t1, b0, b1, alive): three do
+// not suffice. 8 LOP3 a word in all instead of the 10 of summing the
+// three rows' sums bit-plane by bit-plane (65536^2 on the H100: see
+// bench/RESULTS.md).
 struct ConwayLogic {
-  __device__ __forceinline__ uint32_t operator()(RowSum above, RowSum mid, RowSum below,
-                                                 uint32_t alive) const {
+  __device__ __forceinline__ uint32_t operator()(RowSum above, RowSum below, uint32_t west,
+                                                 uint32_t east, uint32_t alive) const {
     constexpr uint8_t A = 0xf0, B = 0xcc, C = 0xaa;
-    const uint32_t ones = lop3<kXor3>(above.bit0, mid.bit0, below.bit0);
-    const uint32_t k = lop3<kMajority>(above.bit0, mid.bit0, below.bit0);
-    const uint32_t x = lop3<kXor3>(above.bit1, mid.bit1, below.bit1);
-    const uint32_t y = lop3<kMajority>(above.bit1, mid.bit1, below.bit1);
-    const uint32_t u = x ^ k;
-    // pick(u, y, x) = u ? ~y : x ^ y
-    const uint32_t pick = lop3<static_cast<uint8_t>((A & ~B) | (~A & (C ^ B)))>(u, y, x);
-    // gate(ones, u, alive) = ones ? u : alive & ~u
-    const uint32_t gate = lop3<static_cast<uint8_t>((A & B) | (~A & C & ~B))>(ones, u, alive);
-    return pick & gate;
+    const uint32_t a = lop3<kXor3>(above.bit0, west, east);
+    const uint32_t m = lop3<kMajority>(above.bit0, west, east);
+    const uint32_t lone = lop3<static_cast<uint8_t>(~A & ~B & C)>(m, below.bit1, alive);
+    const uint32_t one = lop3<static_cast<uint8_t>((A & ~B & ~C) | (~A & B & ~C) | (~A & ~B & C))>(
+        m, above.bit1, below.bit1);
+    const uint32_t edge =
+        lop3<static_cast<uint8_t>((A & B) | (~A & ~B & ~C))>(a, below.bit0, alive);
+    // one ? ~edge : lone & edge, as f(lone, one, edge)
+    return lop3<static_cast<uint8_t>((B & ~C) | (~B & A & C))>(lone, one, edge);
   }
 };
 
@@ -69,8 +80,9 @@ struct GenericLogic {
   uint32_t birth;
   uint32_t survival;
 
-  __device__ __forceinline__ uint32_t operator()(RowSum above, RowSum mid, RowSum below,
-                                                 uint32_t alive) const {
+  __device__ __forceinline__ uint32_t operator()(RowSum above, RowSum below, uint32_t west,
+                                                 uint32_t east, uint32_t alive) const {
+    const RowSum mid = row_sum(west, alive, east);
     const uint32_t s0 = above.bit0 ^ mid.bit0 ^ below.bit0;
     const uint32_t k =
         (above.bit0 & mid.bit0) | (above.bit0 & below.bit0) | (mid.bit0 & below.bit0);

@@ -2,19 +2,36 @@
 // with rows held in registers, horizontal neighbours by warp shuffles and
 // vertical ones between warps through shared memory once a generation.
 //
+// Shapes (H100, 1024 generations on N^2 tori, bench/RESULTS.md has the
+// sweeps): one word a lane beat two at every side from 4096 to 65536 (at
+// 65536^2: 36.2 T CUpS against 34.7 T for the best two-word shape; two words
+// and 32 rows a thread also spill). The rows a thread and warps a block that
+// fit a field best differ with its size (1024^2: 4 rows x 12 warps, 2.7 T;
+// 4096^2: 8 x 24, 19 T; 16384^2: 24 x 12, two blocks an SM, 31.9 T;
+// 65536^2: 24 x 24, 36.2 T), so the launcher picks them per field from a
+// cost model.
+//
 // How a thread's rows get into and out of registers is the kernel's Field
 // template parameter: FlatField (a row-major packed field, below) or
 // TiledField (the tile pool's 512-byte tiles through a region's tile table,
 // gpu/tile_field.cuh). A Field provides
-//   load(w0, w1, rows)              fills a thread's registers (ThreadRows,
+//   load(cells, rows)               fills a thread's registers (ThreadRows,
 //                                   gpu/thread_rows.cuh) from the source;
 //   kStoresBeforeLast, stores_at(g) whether the exact rows are also stored
 //                                   after generation g < last (only
 //                                   g >= last - 2 may answer yes), then by
-//   store_early(g, w0, w1, rows);
-//   store(last, w0, w1, rows)       stores the exact rows at the end;
+//   store_early(g, cells, rows);
+//   store(last, cells, rows)        stores the exact rows at the end;
 //   finish()                        after the last store (every thread).
 #include <cuda_runtime.h>
+
+#include <algorithm>
+#include <array>
+#include <compare>
+#include <map>
+#include <mutex>
+#include <string>
+#include <utility>
 
 #include "gpu/cuda_check.cuh"
 #include "gpu/kernel_config.cuh"
@@ -27,6 +44,7 @@ namespace gol::gpu {
 namespace {
 
 constexpr unsigned kFullMask = 0xffffffffu;
+constexpr int kGens = kMultiStepGenerations;
 
 // A row-major packed field (layout in gpu_backend.h): src in, dst out.
 struct FlatField {
@@ -35,128 +53,124 @@ struct FlatField {
   uint32_t* dst;
 
   template <int kRows>
-  __device__ __forceinline__ void load(uint32_t (&w0)[kRows], uint32_t (&w1)[kRows],
-                                       const ThreadRows& t) const {
-    const int64_t col0 = resolve(t.first_word, t.width_words, t.torus);
-    const int64_t col1 = resolve(t.first_word + 1, t.width_words, t.torus);
+  __device__ __forceinline__ void load(uint32_t (&cells)[kRows], const ThreadRows& t) const {
+    const int64_t col = resolve(t.word, t.width_words, t.torus);
 #pragma unroll
     for (int i = 0; i < kRows; ++i) {
       const int64_t row = resolve(t.first_row + i, t.height, t.torus);
-      const uint32_t* line = src + row * t.width_words;
-      w0[i] = (row >= 0 && col0 >= 0) ? __ldg(line + col0) : 0u;
-      w1[i] = (row >= 0 && col1 >= 0) ? __ldg(line + col1) : 0u;
+      cells[i] = (row >= 0 && col >= 0) ? __ldg(src + row * t.width_words + col) : 0u;
     }
   }
 
   template <int kRows>
-  __device__ __forceinline__ void store(int, const uint32_t (&w0)[kRows],
-                                        const uint32_t (&w1)[kRows], const ThreadRows& t) {
-    const bool store0 = t.lane > 0 && t.first_word < t.width_words;
-    const bool store1 = t.lane < 31 && t.first_word + 1 < t.width_words;
+  __device__ __forceinline__ void store(int, const uint32_t (&cells)[kRows], const ThreadRows& t) {
+    if (t.lane == 0 || t.lane == 31 || t.word >= t.width_words) return;
 #pragma unroll
     for (int i = 0; i < kRows; ++i) {
-      if (i < t.store_from || i >= t.store_to) continue;
-      uint32_t* line = dst + (t.first_row + i) * t.width_words;
-      if (store0) line[t.first_word] = w0[i];
-      if (store1) line[t.first_word + 1] = w1[i];
+      if (i >= t.store_from && i < t.store_to)
+        dst[(t.first_row + i) * t.width_words + t.word] = cells[i];
     }
   }
 
   __device__ __forceinline__ void finish() {}
 };
 
-// Row sums of one register row (two words a lane): the outer neighbour words
-// come from the adjacent lanes. Lanes 0 and 31 receive their own words,
-// which only feeds the halo words that are never stored.
-__device__ __forceinline__ void lane_row_sums(uint32_t w0, uint32_t w1, RowSum& s0, RowSum& s1) {
-  const uint32_t left = __shfl_up_sync(kFullMask, w1, 1);
-  const uint32_t right = __shfl_down_sync(kFullMask, w0, 1);
-  s0 = row_sum(west_of(left, w0), w0, east_of(w0, w1));
-  s1 = row_sum(west_of(w0, w1), w1, east_of(w1, right));
+// One row of a lane's word as the rules want it: its west and east
+// neighbour planes and its three-cell sum.
+struct RowPlanes {
+  uint32_t west;
+  uint32_t east;
+  RowSum sum;
+};
+
+// The neighbour words come from the adjacent lanes. Lanes 0 and 31 receive
+// their own words, which only feeds the halo words, never stored.
+__device__ __forceinline__ RowPlanes row_planes(uint32_t word) {
+  const uint32_t left = __shfl_up_sync(kFullMask, word, 1);
+  const uint32_t right = __shfl_down_sync(kFullMask, word, 1);
+  RowPlanes p;
+  p.west = west_of(left, word);
+  p.east = east_of(word, right);
+  p.sum = row_sum(p.west, word, p.east);
+  return p;
 }
 
-// Row sums of a row published in shared memory by the neighbouring warp.
-__device__ __forceinline__ void shared_row_sums(const uint32_t (&row)[kWordsPerLane][32], int lane,
-                                                RowSum& s0, RowSum& s1) {
-  const int left_lane = lane > 0 ? lane - 1 : lane;
-  const int right_lane = lane < 31 ? lane + 1 : lane;
-  const uint32_t w0 = row[0][lane];
-  const uint32_t w1 = row[1][lane];
-  s0 = row_sum(west_of(row[1][left_lane], w0), w0, east_of(w0, w1));
-  s1 = row_sum(west_of(w0, w1), w1, east_of(w1, row[0][right_lane]));
-}
-
-// One generation of a thread's rows: the warp's top and bottom rows are
-// published in `edge_rows` (this generation's parity) for the warps above
-// and below.
-template <int kRows, int kWarps, class Logic>
-__device__ __forceinline__ void step_generation(uint32_t (&edge_rows)[2][kWarps][kWordsPerLane][32],
-                                                uint32_t (&w0)[kRows], uint32_t (&w1)[kRows],
-                                                int lane, int warp, const Logic& logic) {
+// One generation of a thread's rows. A warp publishes the three-cell sums
+// of its top and bottom rows in `edges` (this generation's parity), which it
+// needs itself anyway, for the warps above and below: they read them
+// ready-made instead of recomputing them from the words.
+template <int kRows, int kMaxWarps, class Logic>
+__device__ __forceinline__ void step_generation(RowSum (&edges)[2][kMaxWarps][32],
+                                                uint32_t (&cells)[kRows], int lane, int warp,
+                                                int warps, const Logic& logic) {
   const int warp_above = warp > 0 ? warp - 1 : warp;
-  const int warp_below = warp < kWarps - 1 ? warp + 1 : warp;
-  edge_rows[0][warp][0][lane] = w0[0];
-  edge_rows[0][warp][1][lane] = w1[0];
-  edge_rows[1][warp][0][lane] = w0[kRows - 1];
-  edge_rows[1][warp][1][lane] = w1[kRows - 1];
+  const int warp_below = warp < warps - 1 ? warp + 1 : warp;
+  RowPlanes current = row_planes(cells[0]);
+  const RowPlanes last = row_planes(cells[kRows - 1]);
+  edges[0][warp][lane] = current.sum;
+  edges[1][warp][lane] = last.sum;
   __syncthreads();
 
-  RowSum above0, above1, mid0, mid1;
-  shared_row_sums(edge_rows[1][warp_above], lane, above0, above1);
-  lane_row_sums(w0[0], w1[0], mid0, mid1);
+  RowSum above = edges[1][warp_above][lane];
 #pragma unroll
   for (int i = 0; i < kRows; ++i) {
-    RowSum below0, below1;
-    if (i + 1 < kRows) {
-      lane_row_sums(w0[i + 1], w1[i + 1], below0, below1);
+    RowPlanes next;
+    if (i + 2 < kRows) {
+      next = row_planes(cells[i + 1]);
+    } else if (i + 2 == kRows) {
+      next = last;
     } else {
-      shared_row_sums(edge_rows[0][warp_below], lane, below0, below1);
+      next.sum = edges[0][warp_below][lane];
     }
-    w0[i] = logic(above0, mid0, below0, w0[i]);
-    w1[i] = logic(above1, mid1, below1, w1[i]);
-    above0 = mid0;
-    above1 = mid1;
-    mid0 = below0;
-    mid1 = below1;
+    cells[i] = logic(above, next.sum, current.west, current.east, cells[i]);
+    above = current.sum;
+    current = next;
   }
 }
 
-// Block (bx, by) covers words [62*bx - 1, 62*bx + 63) and rows
-// [interior*by - G, interior*by - G + rows*warps): lane l holds words
-// 2l and 2l+1 of that span, warp w rows [w*rows, (w+1)*rows). After g <= G
-// generations the first and last word of the span and the first and last G
-// rows are wrong (the light cone), the rest exact; only the rest is stored.
-template <int kRows, int kWarps, int kGens, class Logic, class Field>
-__global__ void __launch_bounds__(kWarps * 32, 1)
+// Block (bx, by) of a launch of `warps` warps a block covers the words
+// [30*bx - 1, 30*bx + 31) and the rows [I*by - G, I*by - G + kRows*warps)
+// with I = kRows*warps - 2G: lane l holds word l of that span, warp w rows
+// [w*kRows, (w+1)*kRows). After g <= G generations the first and last word
+// of the span and the first and last G rows are wrong (the light cone), the
+// rest exact; only the rest is stored.
+template <int kRows, int kMaxWarps, class Logic, class Field>
+__global__ void __launch_bounds__(kMaxWarps * 32, 1)
     multistep_kernel(Field field, int64_t width_words, int64_t height, bool torus, int generations,
                      Logic logic) {
-  constexpr int kBlockRows = kRows * kWarps;
-  constexpr int kInteriorRows = kBlockRows - 2 * kGens;
-  // [generation parity][top row, bottom row][warp][word][lane]
-  __shared__ uint32_t edge_rows[2][2][kWarps][kWordsPerLane][32];
-
+  static_assert(kRows >= 2, "a warp's top and bottom rows must differ");
   static_assert(kRows % 4 == 0 && kGens % 4 == 0, "ThreadRows promises row bounds in fours");
+  // [generation parity][top row, bottom row][warp][lane]
+  __shared__ RowSum edge_sums[2][2][kMaxWarps][32];
 
+  const int warps = static_cast<int>(blockDim.x >> 5);
+  const int block_rows = kRows * warps;
+  const int interior_rows = block_rows - 2 * kGens;
   const int lane = threadIdx.x & 31;
   const int warp = threadIdx.x >> 5;
-  const int64_t first_word = int64_t{blockIdx.x} * kInteriorWords - 1 + kWordsPerLane * lane;
-  const int64_t first_row = int64_t{blockIdx.y} * kInteriorRows - kGens + int64_t{warp} * kRows;
+  const int64_t word = int64_t{blockIdx.x} * kInteriorWords - 1 + lane;
+  const int64_t first_row = int64_t{blockIdx.y} * interior_rows - kGens + int64_t{warp} * kRows;
   // Exact rows: all but the block's first and last kGens, within the field.
-  const int64_t exact_end = kBlockRows - kGens - int64_t{warp} * kRows;
+  const int64_t exact_end = block_rows - kGens - int64_t{warp} * kRows;
   const int64_t store_to = exact_end < height - first_row ? exact_end : height - first_row;
   const int store_from = kGens - warp * kRows;
   const ThreadRows rows{lane,
                         first_row,
-                        first_word,
+                        word,
                         width_words,
                         height,
                         torus,
                         store_from > 0 ? store_from : 0,
                         static_cast<int>(store_to < kRows ? store_to : kRows)};
 
-  uint32_t w0[kRows];
-  uint32_t w1[kRows];
-  field.load(w0, w1, rows);
+  // Launched as a programmatic dependent of the previous launch on the
+  // stream: wait for it to finish (and its stores to be visible) before
+  // reading, then let the next launch start its blocks early, so that its
+  // launch overlaps this one's tail (1-3% at every size).
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  uint32_t cells[kRows];
+  field.load(cells, rows);
+  asm volatile("griddepcontrol.launch_dependents;");
 
   // Fields that store before the last generation do so only after the two
   // before it: the last three generations get a loop of their own, which
@@ -164,23 +178,18 @@ __global__ void __launch_bounds__(kWarps * 32, 1)
   const int plain_generations =
       Field::kStoresBeforeLast ? (generations > 3 ? generations - 3 : 0) : generations;
   for (int gen = 0; gen < plain_generations; ++gen) {
-    step_generation<kRows, kWarps>(edge_rows[gen & 1], w0, w1, lane, warp, logic);
+    step_generation<kRows>(edge_sums[gen & 1], cells, lane, warp, warps, logic);
   }
   if constexpr (Field::kStoresBeforeLast) {
     for (int gen = plain_generations; gen < generations; ++gen) {
-      step_generation<kRows, kWarps>(edge_rows[gen & 1], w0, w1, lane, warp, logic);
+      step_generation<kRows>(edge_sums[gen & 1], cells, lane, warp, warps, logic);
       if (gen + 1 < generations && field.stores_at(gen + 1)) {
-        field.store_early(gen + 1, w0, w1, rows);
+        field.store_early(gen + 1, cells, rows);
       }
     }
   }
-  field.store(generations, w0, w1, rows);
+  field.store(generations, cells, rows);
   field.finish();
-}
-
-dim3 grid_for(MultiStepConfig c, PackedFieldView field) {
-  return dim3(static_cast<unsigned>((field.width_words + kInteriorWords - 1) / kInteriorWords),
-              static_cast<unsigned>((field.height + interior_rows(c) - 1) / interior_rows(c)));
 }
 
 int multiprocessor_count() {
@@ -194,38 +203,172 @@ int multiprocessor_count() {
   return count;
 }
 
-template <MultiStepConfig kConfig, class Logic, class Field>
-uint64_t launch_config(const Field& field, PackedFieldView view, Edge edge, int generations,
-                       Logic logic, cudaStream_t stream) {
-  const dim3 block(32 * kConfig.warps_per_block);
-  const dim3 grid = grid_for(kConfig, view);
-  multistep_kernel<kConfig.rows_per_thread, kConfig.warps_per_block, kConfig.generations_per_launch>
-      <<<grid, block, 0, stream>>>(field, view.width_words, view.height, edge == Edge::kTorus,
-                                   generations, logic);
-  GOL_CUDA_CHECK_LAUNCH();
-  return uint64_t{grid.x} * grid.y * (uint64_t{kWarpWords} * 32) * block_rows(kConfig) *
-         static_cast<uint64_t>(generations);
+// A block shape: rows a thread and warps a block.
+struct Shape {
+  int rows;
+  int warps;
+};
+
+dim3 grid_for(Shape s, PackedFieldView field) {
+  const int64_t interior = int64_t{s.rows} * s.warps - 2 * kGens;
+  return dim3(static_cast<unsigned>((field.width_words + kInteriorWords - 1) / kInteriorWords),
+              static_cast<unsigned>((field.height + interior - 1) / interior));
 }
 
-template <class Logic, class Field>
-uint64_t launch_with(const Field& field, PackedFieldView view, Edge edge, int generations,
-                     Logic logic, cudaStream_t stream) {
-  const dim3 grid = grid_for(kMultiStep, view);
-  if (uint64_t{grid.x} * grid.y < static_cast<uint64_t>(multiprocessor_count())) {
-    return launch_config<kMultiStepSmall>(field, view, edge, generations, logic, stream);
-  }
-  return launch_config<kMultiStep>(field, view, edge, generations, logic, stream);
+template <int kRows, int kMaxWarps, class Logic, class Field>
+uint64_t launch_shape(const Field& field, PackedFieldView view, Edge edge, int generations,
+                      int warps, Logic logic, cudaStream_t stream) {
+  cudaLaunchConfig_t config{};
+  config.gridDim = grid_for({kRows, warps}, view);
+  config.blockDim = dim3(32 * warps);
+  config.stream = stream;
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attribute.val.programmaticStreamSerializationAllowed = 1;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  GOL_CUDA_CHECK(cudaLaunchKernelEx(&config, multistep_kernel<kRows, kMaxWarps, Logic, Field>,
+                                    field, view.width_words, view.height, edge == Edge::kTorus,
+                                    generations, logic));
+  GOL_CUDA_CHECK_LAUNCH();
+  return uint64_t{config.gridDim.x} * config.gridDim.y * (kSpanWords * 32) *
+         (uint64_t{kRows} * warps) * static_cast<uint64_t>(generations);
 }
+
+// A kernel instance for Life: its rows a thread and most warps a block
+// (the register budget: 24 rows use 80 registers a thread).
+template <class Field>
+struct Candidate {
+  int rows;
+  int max_warps;
+  uint64_t (*launch)(const Field&, PackedFieldView, Edge, int, int, cudaStream_t);
+  const void* kernel;
+};
+
+template <class Field, int kRows, int kMaxWarps>
+Candidate<Field> candidate() {
+  return {kRows, kMaxWarps,
+          [](const Field& field, PackedFieldView view, Edge edge, int generations, int warps,
+             cudaStream_t stream) {
+            return launch_shape<kRows, kMaxWarps>(field, view, edge, generations, warps,
+                                                  ConwayLogic{}, stream);
+          },
+          reinterpret_cast<const void*>(multistep_kernel<kRows, kMaxWarps, ConwayLogic, Field>)};
+}
+
+template <class Field>
+const std::array<Candidate<Field>, 5>& candidates() {
+  static const std::array<Candidate<Field>, 5> list = {
+      candidate<Field, 4, 32>(), candidate<Field, 8, 32>(), candidate<Field, 12, 32>(),
+      candidate<Field, 16, 32>(), candidate<Field, 24, 24>()};
+  return list;
+}
+
+// Blocks of `warps` warps an SM holds at once, asked once per kernel and
+// block size.
+int resident_blocks(const void* kernel, int warps) {
+  static std::mutex mutex;
+  static std::map<std::pair<const void*, int>, int> known;
+  const std::lock_guard<std::mutex> lock(mutex);
+  const auto [it, inserted] = known.try_emplace({kernel, warps}, 0);
+  if (inserted) {
+    GOL_CUDA_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&it->second, kernel, 32 * warps, 0));
+  }
+  return it->second;
+}
+
+// The cost model, fitted to sweeps of every candidate and block size at
+// sides 1024 to 65536 (bench/RESULTS.md): an SM's time is the rows its
+// blocks compute, a warp's generation costing its rows plus kPerWarpRows
+// (the barrier, the shared-memory exchange, the edge rows), at the share of
+// the integer pipe its resident warps keep busy (all of it from
+// kSaturatingWarps). Below that share the predicted time no longer depends
+// on the warps, and the smaller work an SM gets decides: small fields run
+// fastest on many SMs with short blocks (1024^2: 4 rows x 12 warps on 128
+// SMs, 2.7 T CUpS; 8 rows x 20 warps on 16 SMs, 1.35 T). Then the fewest
+// rows in all. Against the sweeps its pick is the fastest shape measured
+// at 2048, 4096, 16384 and 65536, 2% slower at 1024, about 3% at 32768 and
+// 7% at 8192.
+constexpr double kSaturatingWarps = 24;
+constexpr double kPerWarpRows = 3;
+
+struct Cost {
+  double predicted;
+  double work;        // rows an SM computes, barrier included
+  uint64_t all_rows;  // rows all blocks compute
+  auto operator<=>(const Cost&) const = default;
+};
+
+Cost predicted_cost(const void* kernel, Shape s, PackedFieldView view) {
+  const dim3 grid = grid_for(s, view);
+  const int sms = multiprocessor_count();
+  const uint64_t blocks = uint64_t{grid.x} * grid.y;
+  const uint64_t per_sm = (blocks + sms - 1) / sms;
+  const double work = static_cast<double>(per_sm) * s.warps * (s.rows + kPerWarpRows);
+  const uint64_t all_rows = blocks * static_cast<uint64_t>(s.rows * s.warps);
+  const int resident = resident_blocks(kernel, s.warps);
+  if (resident == 0) return {1e300, work, all_rows};
+  const double warps_at_once = static_cast<double>(std::min<uint64_t>(per_sm, resident)) * s.warps;
+  const double busy = std::min(1.0, warps_at_once / kSaturatingWarps);
+  return {work / busy, work, all_rows};
+}
+
+template <class Field>
+struct Choice {
+  const Candidate<Field>* candidate;
+  Shape shape;
+};
+
+template <class Field>
+Choice<Field> best_choice(PackedFieldView view) {
+  Choice<Field> best{nullptr, {}};
+  Cost best_cost{};
+  for (const Candidate<Field>& c : candidates<Field>()) {
+    // A block must store at least one row: rows x warps > 2G.
+    for (int warps = 2 * kGens / c.rows + 1; warps <= c.max_warps; ++warps) {
+      const Shape s{c.rows, warps};
+      const Cost cost = predicted_cost(c.kernel, s, view);
+      if (best.candidate == nullptr || cost < best_cost) {
+        best = {&c, s};
+        best_cost = cost;
+      }
+    }
+  }
+  return best;
+}
+
+// The choice for each field size met so far (callers step one size many
+// times, and the model asks the occupancy of every shape).
+template <class Field>
+Choice<Field> choose(PackedFieldView view) {
+  static std::mutex mutex;
+  static std::map<std::pair<int64_t, int64_t>, Choice<Field>> chosen;
+  const std::pair key{view.width_words, view.height};
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    const auto it = chosen.find(key);
+    if (it != chosen.end()) return it->second;
+  }
+  const Choice<Field> best = best_choice<Field>(view);
+  const std::lock_guard<std::mutex> lock(mutex);
+  chosen.emplace(key, best);
+  return best;
+}
+
+// Other rules: one shape, the generic logic needing more registers.
+constexpr Shape kGenericShape{16, 8};
 
 template <class Field>
 uint64_t launch_for_rule(const Field& field, PackedFieldView view, Edge edge, int generations,
                          const Rule& rule, cudaStream_t stream) {
   if (rule.is_conway()) {
-    return launch_with(field, view, edge, generations, ConwayLogic{}, stream);
+    const Choice<Field> c = choose<Field>(view);
+    return c.candidate->launch(field, view, edge, generations, c.shape.warps, stream);
   }
-  // The generic rule needs more registers than the full-size block allows.
-  return launch_config<kMultiStepSmall>(field, view, edge, generations,
-                                        GenericLogic{rule.birth, rule.survival}, stream);
+  return launch_shape<kGenericShape.rows, kGenericShape.warps>(
+      field, view, edge, generations, kGenericShape.warps, GenericLogic{rule.birth, rule.survival},
+      stream);
 }
 
 }  // namespace
@@ -238,6 +381,14 @@ uint64_t launch_multistep(const uint32_t* src, uint32_t* dst, PackedFieldView fi
 uint64_t launch_multistep(const TiledField& field, PackedFieldView view, Edge edge, int generations,
                           const Rule& rule, cudaStream_t stream) {
   return launch_for_rule(field, view, edge, generations, rule, stream);
+}
+
+std::string describe_multistep(PackedFieldView field, const Rule& rule) {
+  const Shape s = rule.is_conway() ? choose<FlatField>(field).shape : kGenericShape;
+  const dim3 grid = grid_for(s, field);
+  return "1 word x " + std::to_string(s.rows) + " rows a thread, " + std::to_string(s.warps) +
+         " warps a block, " + std::to_string(grid.x) + " x " + std::to_string(grid.y) +
+         " blocks, " + std::to_string(kGens) + " generations a launch";
 }
 
 }  // namespace gol::gpu

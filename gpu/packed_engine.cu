@@ -54,10 +54,9 @@ void PackedEngine::run_kernels(uint64_t generations) {
   timer.start(stream_.get());
   const Rule rule = rule_;
   while (generations > 0) {
-    const int batch =
-        kernel_ == PackedKernel::kMultiStep
-            ? static_cast<int>(std::min<uint64_t>(generations, kMultiStep.generations_per_launch))
-            : 1;
+    const int batch = kernel_ == PackedKernel::kMultiStep
+                          ? static_cast<int>(std::min<uint64_t>(generations, kMultiStepGenerations))
+                          : 1;
     stats_.cells_computed +=
         kernel_ == PackedKernel::kMultiStep
             ? launch_multistep(current_.get(), next_.get(), view(), edge(), batch, rule,

@@ -18,17 +18,16 @@ __device__ __forceinline__ int64_t resolve(int64_t index, int64_t extent, bool t
   return r < 0 ? r + extent : r;
 }
 
-// Lane `lane` holds words first_word and first_word + 1 of rows
-// [first_row, first_row + rows) of a field of width_words x height, in
-// registers w0[i] and w1[i] for row first_row + i. The coordinates may lie
-// outside the field (the halo): resolve() maps them. Rows i in
-// [store_from, store_to) are exact after the launch and are stored; word 0
-// of lane 0 and word 1 of lane 31 never are. first_row, store_from and
+// Lane `lane` holds word `word` of rows [first_row, first_row + rows) of a
+// field of width_words x height, in register cells[i] for row first_row + i.
+// The coordinates may lie outside the field (the halo): resolve() maps them.
+// Rows i in [store_from, store_to) are exact after the launch and are
+// stored; the words of lanes 0 and 31 never are. first_row, store_from and
 // store_to are multiples of 4 (whole 32-byte sectors of a pool tile).
 struct ThreadRows {
   int lane;
   int64_t first_row;
-  int64_t first_word;
+  int64_t word;
   int64_t width_words;
   int64_t height;
   bool torus;

@@ -44,16 +44,16 @@ inline constexpr uint32_t kTileNonempty = 2u;
 // wrote it.
 //
 // Memory access: a block's span starts one word left of a tile (word
-// 62 * bx - 1, see multistep_kernel), so lane l's two words are word 1 of
-// one tile and word 0 of the next. Lane l loads the first of these tiles
-// whole, two rows (16 bytes) at a time, and hands word 0 to the lane on its
-// left. The 62 exact words of a block are 31 whole tiles, stored a 32-byte
+// 30 * bx - 1, see multistep_kernel), so lanes 1 and 2, 3 and 4, ... 29 and
+// 30 hold words 0 and 1 of one tile each: the block's 30 exact words are 15
+// whole tiles. Each lane loads the two rows it needs of its tile as one
+// 16-byte access (the two lanes of a tile ask for the same bytes, which the
+// warp's request fetches once) and keeps its word. Stores go a 32-byte
 // sector (four rows of a tile) per lane pair, the words gathered by warp
 // shuffles (for_each_stored_pair).
 struct TiledField {
   static constexpr bool kStoresBeforeLast = true;
-  static_assert(kWordsPerLane == 2 && kInteriorWords % 2 == 0,
-                "a block's span must start at word 1 of a tile");
+  static_assert(kInteriorWords == 30, "a block's span is 15 whole tiles and a word each side");
 
   const uint32_t* src = nullptr;
   uint32_t* dst = nullptr;
@@ -68,9 +68,9 @@ struct TiledField {
   int64_t owned_x = 0;           // the owned rectangle's width in tiles
 
   // What a thread's stores in the last launch found. It stores the span's
-  // tile columns col_tile and col_tile + 16 (for_each_stored_pair), over
-  // at most two tile rows from row_tile: bit 2h + dr of `flags` is "tile
-  // (row_tile + dr, col_tile + 16h) changed", bit 4 + that "is live".
+  // tile column col_tile (for_each_stored_pair) over at most two tile rows
+  // from row_tile: bit dr of `flags` is "tile (row_tile + dr, col_tile)
+  // changed", bit 2 + dr "is live".
   int64_t row_tile = 0;
   int64_t col_tile = 0;
   uint32_t flags = 0;
@@ -86,32 +86,20 @@ struct TiledField {
   }
 
   template <int kRows>
-  __device__ __forceinline__ void load(uint32_t (&w0)[kRows], uint32_t (&w1)[kRows],
-                                       const ThreadRows& t) const {
-    const int64_t col0 = resolve(t.first_word, t.width_words, t.torus);  // odd: word 1
-    const int64_t col1 = resolve(t.first_word + 1, t.width_words, t.torus);
-    const int64_t tile_col = col0 >= 0 ? col0 >> 1 : -1;
+  __device__ __forceinline__ void load(uint32_t (&cells)[kRows], const ThreadRows& t) const {
+    const int64_t col = resolve(t.word, t.width_words, t.torus);
+    const bool second = (col & 1) != 0;  // word 1 of its tile
 #pragma unroll
     for (int i = 0; i < kRows; i += 2) {
       // Even, so rows row and row + 1 lie in one tile, also after wrapping.
       const int64_t row = resolve(t.first_row + i, t.height, t.torus);
       uint4 pair = make_uint4(0, 0, 0, 0);
-      if (row >= 0 && tile_col >= 0) {
+      if (row >= 0 && col >= 0) {
         pair = __ldg(
-            reinterpret_cast<const uint4*>(src + word_at(entry(row >> kTileBits, tile_col), row)));
+            reinterpret_cast<const uint4*>(src + word_at(entry(row >> kTileBits, col >> 1), row)));
       }
-      w0[i] = pair.y;
-      w0[i + 1] = pair.w;
-      w1[i] = __shfl_down_sync(0xffffffffu, pair.x, 1);
-      w1[i + 1] = __shfl_down_sync(0xffffffffu, pair.z, 1);
-      if (t.lane == 31) {
-        // No lane to the right: word 0 of the next tile, read alone.
-        const bool inside = row >= 0 && col1 >= 0;
-        const uint32_t* word =
-            inside ? src + word_at(entry(row >> kTileBits, col1 >> 1), row) : nullptr;
-        w1[i] = inside ? __ldg(word) : 0u;
-        w1[i + 1] = inside ? __ldg(word + 2) : 0u;
-      }
+      cells[i] = second ? pair.y : pair.x;
+      cells[i + 1] = second ? pair.w : pair.z;
     }
   }
 
@@ -123,20 +111,19 @@ struct TiledField {
   // ring tiles zeroed) of the last launch. Apart from store(): its compare
   // path would hold registers the live rows need here.
   template <int kRows>
-  __device__ __forceinline__ void store_early(int generation, const uint32_t (&w0)[kRows],
-                                              const uint32_t (&w1)[kRows], const ThreadRows& t) {
+  __device__ __forceinline__ void store_early(int generation, const uint32_t (&cells)[kRows],
+                                              const ThreadRows& t) {
     uint32_t* const out = generation == generations - 2 ? dst : before_last;
     const bool zero_ring = generation == generations - 1;
-    for_each_stored_pair(w0, w1, t, [&](size_t at, bool ring_tile, int, uint4 pair) {
+    for_each_stored_pair(cells, t, [&](size_t at, bool ring_tile, int, uint4 pair) {
       *reinterpret_cast<uint4*>(out + at) = ring_tile && zero_ring ? make_uint4(0, 0, 0, 0) : pair;
     });
   }
 
   // After the launch's last generation.
   template <int kRows>
-  __device__ __forceinline__ void store(int, const uint32_t (&w0)[kRows],
-                                        const uint32_t (&w1)[kRows], const ThreadRows& t) {
-    for_each_stored_pair(w0, w1, t, [&](size_t at, bool ring_tile, int bit, uint4 pair) {
+  __device__ __forceinline__ void store(int, const uint32_t (&cells)[kRows], const ThreadRows& t) {
+    for_each_stored_pair(cells, t, [&](size_t at, bool ring_tile, int dr, uint4 pair) {
       uint4* const out = reinterpret_cast<uint4*>(dst + at);
       if (!last_launch) {
         *out = pair;
@@ -144,72 +131,63 @@ struct TiledField {
         *out = make_uint4(0, 0, 0, 0);
       } else {
         note_final(generations == 2 ? __ldg(reinterpret_cast<const uint4*>(src + at)) : *out, pair,
-                   bit);
+                   dr);
         *out = pair;
       }
     });
   }
 
-  // Calls put(word offset, ring tile?, tile bit, two rows of a tile) for
-  // each 16-byte piece this lane stores. In each group of four exact rows,
-  // lanes 2m and 2m+1 store rows 0-1 and 2-3 of the span's tile m, one
+  // Calls put(word offset, ring tile?, dr, two rows of a tile) for each
+  // 16-byte piece this lane stores. In each group of four exact rows, lanes
+  // 2m and 2m+1 store rows 0-1 and 2-3 of the span's tile m (m < 15), one
   // whole 32-byte sector between them (an L2 sector written in halves costs
-  // about twice the time): tiles 0..15, then 16..30. Tile m's word 0 is
-  // lane m's w1 and its word 1 lane m+1's w0.
+  // about twice the time). Tile m's word 0 is lane 2m+1's, its word 1 lane
+  // 2m+2's.
   template <int kRows, class Put>
-  __device__ __forceinline__ void for_each_stored_pair(const uint32_t (&w0)[kRows],
-                                                       const uint32_t (&w1)[kRows],
+  __device__ __forceinline__ void for_each_stored_pair(const uint32_t (&cells)[kRows],
                                                        const ThreadRows& t, Put put) {
-    const int half_lane = t.lane >> 1;
+    const int m = t.lane >> 1;
     const int upper = t.lane & 1;  // rows 2-3 of each group
-    // The span's tile 0 holds words 62 bx and 62 bx + 1.
-    col_tile = ((t.first_word + 1) >> 1) - t.lane + half_lane;
+    // Lane l holds word 30 bx - 1 + l; tile m holds words 30 bx + 2m and + 1.
+    col_tile = ((t.word + 1 - t.lane) >> 1) + m;
     row_tile = (t.first_row + t.store_from) >> kTileBits;
-    bool writes[2];
-    uint32_t entries[2][2];
+    const bool writes = m < 15 && 2 * col_tile < t.width_words && t.store_from < t.store_to;
+    uint32_t entries[2];
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const int64_t col = col_tile + 16 * h;
-      writes[h] = half_lane + 16 * h < 31 && 2 * col < t.width_words && t.store_from < t.store_to;
-#pragma unroll
-      for (int dr = 0; dr < 2; ++dr) {
-        entries[h][dr] = writes[h] && row_tile + dr < tiles_y ? entry(row_tile + dr, col) : 0u;
-      }
+    for (int dr = 0; dr < 2; ++dr) {
+      entries[dr] = writes && row_tile + dr < tiles_y ? entry(row_tile + dr, col_tile) : 0u;
     }
+    const int word0_lane = 2 * m + 1;
+    const int word1_lane = 2 * m + 2 < 32 ? 2 * m + 2 : 31;  // lanes 30 and 31 store nothing
 #pragma unroll
     for (int q = 0; q < kRows; q += 4) {
+      uint32_t word0[4];
+      uint32_t word1[4];
 #pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        const int m = half_lane + 16 * h;
-        const uint32_t word0_row0 = __shfl_sync(0xffffffffu, w1[q], m);
-        const uint32_t word0_row1 = __shfl_sync(0xffffffffu, w1[q + 1], m);
-        const uint32_t word0_row2 = __shfl_sync(0xffffffffu, w1[q + 2], m);
-        const uint32_t word0_row3 = __shfl_sync(0xffffffffu, w1[q + 3], m);
-        const uint32_t word1_row0 = __shfl_sync(0xffffffffu, w0[q], m + 1);
-        const uint32_t word1_row1 = __shfl_sync(0xffffffffu, w0[q + 1], m + 1);
-        const uint32_t word1_row2 = __shfl_sync(0xffffffffu, w0[q + 2], m + 1);
-        const uint32_t word1_row3 = __shfl_sync(0xffffffffu, w0[q + 3], m + 1);
-        if (writes[h] && q >= t.store_from && q < t.store_to) {
-          const int64_t row = t.first_row + q + 2 * upper;
-          const int dr = static_cast<int>((row >> kTileBits) - row_tile);
-          const uint32_t e = dr ? entries[h][1] : entries[h][0];
-          put(word_at(e, row), (e & kRingTile) != 0, 2 * h + dr,
-              upper ? make_uint4(word0_row2, word1_row2, word0_row3, word1_row3)
-                    : make_uint4(word0_row0, word1_row0, word0_row1, word1_row1));
-        }
-        // Keeps the compiler from hoisting a whole phase's shuffles ahead
-        // of its stores: with the rows still live (store_early) that
-        // spilled about 1 KB a thread.
-        __syncwarp();
+      for (int r = 0; r < 4; ++r) {
+        word0[r] = __shfl_sync(0xffffffffu, cells[q + r], word0_lane);
+        word1[r] = __shfl_sync(0xffffffffu, cells[q + r], word1_lane);
       }
+      if (writes && q >= t.store_from && q < t.store_to) {
+        const int64_t row = t.first_row + q + 2 * upper;
+        const int dr = static_cast<int>((row >> kTileBits) - row_tile);
+        const uint32_t e = dr ? entries[1] : entries[0];
+        put(word_at(e, row), (e & kRingTile) != 0, dr,
+            upper ? make_uint4(word0[2], word1[2], word0[3], word1[3])
+                  : make_uint4(word0[0], word1[0], word0[1], word1[1]));
+      }
+      // Keeps the compiler from hoisting a whole phase's shuffles ahead of
+      // its stores: with the rows still live (store_early) that spilled
+      // about 1 KB a thread.
+      __syncwarp();
     }
   }
 
-  __device__ __forceinline__ void note_final(uint4 two_back, uint4 now, int bit) {
+  __device__ __forceinline__ void note_final(uint4 two_back, uint4 now, int dr) {
     const bool changed = ((two_back.x ^ now.x) | (two_back.y ^ now.y) | (two_back.z ^ now.z) |
                           (two_back.w ^ now.w)) != 0;
     const bool live = (now.x | now.y | now.z | now.w) != 0;
-    flags |= (static_cast<uint32_t>(changed) | static_cast<uint32_t>(live) << 4) << bit;
+    flags |= (static_cast<uint32_t>(changed) | static_cast<uint32_t>(live) << 2) << dr;
     population +=
         static_cast<uint32_t>(__popc(now.x) + __popc(now.y) + __popc(now.z) + __popc(now.w));
   }
@@ -218,13 +196,13 @@ struct TiledField {
   __device__ __forceinline__ void finish() {
     if (!last_launch) return;
 #pragma unroll
-    for (int bit = 0; bit < 4; ++bit) {
+    for (int dr = 0; dr < 2; ++dr) {
       const uint32_t tile_flags =
-          ((flags >> bit) & 1u) * kTileChanged | ((flags >> (bit + 4)) & 1u) * kTileNonempty;
+          ((flags >> dr) & 1u) * kTileChanged | ((flags >> (dr + 2)) & 1u) * kTileNonempty;
       if (tile_flags == 0) continue;
-      const int64_t r = row_tile + (bit & 1) - ring;
-      const int64_t c = col_tile + 16 * (bit >> 1) - ring;
-      atomicOr(activity + kActivityHeaderWords + r * owned_x + c, tile_flags);
+      atomicOr(
+          activity + kActivityHeaderWords + (row_tile + dr - ring) * owned_x + (col_tile - ring),
+          tile_flags);
     }
     uint32_t total = population;
     for (int lanes = 16; lanes > 0; lanes /= 2)

@@ -91,12 +91,12 @@ struct EpochPlan {
   int previous;  // t+k-1
 };
 
-// Launches of at most kMultiStep.generations_per_launch, the last one of at
+// Launches of at most kMultiStepGenerations, the last one of at
 // least 2 generations whenever k >= 2, so that it can leave t+k-1 and t+k
 // and find t+k-2 (TiledField). Earlier launches may overwrite t-1: only a
 // 1-generation epoch needs it, as t+k-2.
 EpochPlan plan_epoch(int generations, int current, int previous) {
-  constexpr int kPerLaunch = kMultiStep.generations_per_launch;
+  constexpr int kPerLaunch = kMultiStepGenerations;
   const int count = (generations + kPerLaunch - 1) / kPerLaunch;
   std::vector<int> sizes(static_cast<size_t>(count), kPerLaunch);
   sizes.back() = generations - kPerLaunch * (count - 1);

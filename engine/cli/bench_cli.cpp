@@ -99,7 +99,8 @@ CLI::App* define_bench_options(CLI::App& gol, BenchArguments& a) {
   bench->add_flag("--list", o.list, "List the workloads and exit");
   bench->add_option("--gpu-kernels", a.gpu_kernel_sides,
                     "SIDES|all: instead of workloads, kernel-only GPU timing (CUDA events, after a "
-                    "warm-up) of N x N random tori, multi-step vs bit-step vs naive kernels; all = "
+                    "warm-up) of N x N random tori: ours (multi-step) against the public kernel of "
+                    "binary-banter/fast-game-of-life, then bit-step and naive; all = "
                     "4096,8192,16384,32768,65536");
   bench
       ->add_option("--tile-pool", o.tile_pool_side,

@@ -75,19 +75,24 @@ INSTANTIATE_TEST_SUITE_P(Shapes, GpuTorus,
                                            TorusCase{1024, 512, 1}, TorusCase{1024, 512, 48},
                                            TorusCase{2048, 1024, 31}, TorusCase{4160, 576, 20}));
 
-// Large enough for the full-size block configuration (238 blocks; fields
-// giving fewer blocks than the GPU has SMs, like every torus above, run the
-// small-field one), checked against the bit-step kernel, which the tests
-// above tie to the CPU reference.
-TEST(GpuTorus, LargeFieldMatchesBitStep) {
+// The multi-step launcher picks its block shape per field size: on the
+// H100 (132 SMs) these sizes get 8, 12, 16 and 24 rows a thread (every
+// torus above gets 4). Checked against the bit-step kernel, which the tests
+// above tie to the CPU reference; the soup fills a band, keeping the CPU
+// side short.
+TEST(GpuTorus, EveryBlockShapeMatchesBitStep) {
   SKIP_WITHOUT_GPU();
-  const Topology torus = Topology::torus(32768, 8192);
-  const CellSet start = random_soup({0, 0, 32767, 1279}, 0.5, 77);
-  auto multi = make_gpu_backend();
-  auto single = make_gpu_bitstep_backend();
-  const CellSet got = run(*multi, start, Rule::conway(), torus, 37);
-  EXPECT_EQ(got, run(*single, start, Rule::conway(), torus, 37));
-  EXPECT_GT(got.population(), 0u);
+  for (const TorusCase c : {TorusCase{4096, 4096, 37}, TorusCase{8192, 4096, 37},
+                            TorusCase{8192, 8192, 37}, TorusCase{32768, 8192, 37}}) {
+    const Topology torus = Topology::torus(c.width, c.height);
+    const CellSet start = random_soup({0, 0, c.width - 1, 1279}, 0.5, c.width + c.height);
+    auto multi = make_gpu_backend();
+    auto single = make_gpu_bitstep_backend();
+    const CellSet got = run(*multi, start, Rule::conway(), torus, c.generations);
+    EXPECT_EQ(got, run(*single, start, Rule::conway(), torus, c.generations))
+        << c.width << "x" << c.height;
+    EXPECT_GT(got.population(), 0u);
+  }
 }
 
 TEST(GpuTorus, SteppingInPiecesEqualsOneStep) {
@@ -195,13 +200,31 @@ TEST(GpuRegistry, GpuBackendsAreChosenOnlyWhenAvailable) {
 
 TEST(GpuKernelTiming, TimesEveryKernel) {
   SKIP_WITHOUT_GPU();
-  for (TorusKernel kernel : {TorusKernel::kMultiStep, TorusKernel::kBitStep, TorusKernel::kNaive}) {
+  for (TorusKernel kernel : {TorusKernel::kMultiStep, TorusKernel::kPublicBaseline,
+                             TorusKernel::kBitStep, TorusKernel::kNaive}) {
     const GpuKernelTiming timing = time_torus_kernel(1024, 512, 32, 3, 1, kernel);
     ASSERT_EQ(timing.seconds.size(), 3u);
     EXPECT_GT(timing.median_seconds(), 0);
     EXPECT_GT(timing.cell_updates_per_second(), 0);
     EXPECT_GE(timing.cells_computed, uint64_t{1024} * 512 * 32);
     EXPECT_FALSE(timing.kernel.empty());
+  }
+}
+
+// The bench's public baseline runs the same soup in its own layout: its
+// final population must be the multi-step kernel's, on fields narrower than
+// a block, not a multiple of its 480 rows, and odd generation counts.
+TEST(GpuKernelTiming, PublicBaselineAgreesWithMultiStep) {
+  SKIP_WITHOUT_GPU();
+  for (const TorusCase c : {TorusCase{64, 64, 37}, TorusCase{128, 1024, 16},
+                            TorusCase{2048, 576, 33}, TorusCase{4096, 4096, 100}}) {
+    const GpuKernelTiming ours =
+        time_torus_kernel(c.width, c.height, c.generations, 1, 5, TorusKernel::kMultiStep);
+    const GpuKernelTiming public_kernel =
+        time_torus_kernel(c.width, c.height, c.generations, 1, 5, TorusKernel::kPublicBaseline);
+    EXPECT_EQ(public_kernel.final_population, ours.final_population)
+        << c.width << "x" << c.height << ", " << c.generations << " generations";
+    EXPECT_GT(ours.final_population, 0u);
   }
 }
 
