@@ -4,7 +4,7 @@
 //
 // Shapes (H100, 1024 generations on N^2 tori, bench/RESULTS.md has the
 // sweeps): one word a lane beat two at every side from 4096 to 65536 (at
-// 65536^2: 36.2 T CUpS against 34.7 T for the best two-word shape; two words
+// 65536^2: 36.2 T CUpS against 35.2 T for the best two-word shape; two words
 // and 32 rows a thread also spill). The rows a thread and warps a block that
 // fit a field best differ with its size (1024^2: 4 rows x 12 warps, 2.7 T;
 // 4096^2: 8 x 24, 19 T; 16384^2: 24 x 12, two blocks an SM, 31.9 T;
