@@ -358,14 +358,24 @@ class HybridBackend final : public Backend {
   // the tiles each region changed in its last step.
   hybrid::ActivityBlocks activity(std::vector<hybrid::HeldRegion>& held) const {
     hybrid::ActivityBlocks active(options_.clusters.block, torus_);
+    std::vector<int64_t> active_ghosts(regions_.size(), 0);
     for (int32_t slot : grid_.active()) {
-      if (grid_.owner(slot) == TileOwner::kCpu) active.add(grid_.map().coord(slot));
+      const TileCoord coord = grid_.map().coord(slot);
+      if (grid_.owner(slot) == TileOwner::kCpu) {
+        active.add(coord);
+        continue;
+      }
+      for (size_t i = 0; i < regions_.size(); ++i) {
+        if (hybrid::rect_contains(regions_[i].rect, coord, torus_)) ++active_ghosts[i];
+      }
     }
-    for (const Region& region : regions_) {
+    for (size_t i = 0; i < regions_.size(); ++i) {
+      const Region& region = regions_[i];
       const gpu::RegionActivity activity = pool_->activity(region.id);
       active.add_flags(region.rect, activity.changed);
       const auto changed = std::count(activity.changed.begin(), activity.changed.end(), 1);
-      held.push_back({region.rect, static_cast<int64_t>(changed), region.epochs_held});
+      held.push_back(
+          {region.rect, static_cast<int64_t>(changed), active_ghosts[i], region.epochs_held});
     }
     return active;
   }

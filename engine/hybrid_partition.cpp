@@ -102,8 +102,8 @@ double CostModel::cpu_epoch_ns(int64_t active_tiles, int generations) const {
   return static_cast<double>(active_tiles) * generations * cpu_ns_per_tile;
 }
 
-double CostModel::gpu_epoch_ns(const gpu::TileRect& owned, const TorusTiles& torus,
-                               int generations) const {
+double CostModel::gpu_epoch_ns(const gpu::TileRect& owned, const TorusTiles& torus, int generations,
+                               int64_t active_ghosts) const {
   if (is_whole_torus(owned, torus)) {
     return gpu_overhead_ns + static_cast<double>(owned.area()) * generations * gpu_ns_per_tile;
   }
@@ -114,7 +114,8 @@ double CostModel::gpu_epoch_ns(const gpu::TileRect& owned, const TorusTiles& tor
   constexpr double kTileBytes = sizeof(Tile) + 4;
   const double bytes = (ring + 2 * ghosts) * kTileBytes;
   return gpu_overhead_ns + stepped * generations * gpu_ns_per_tile +
-         ghosts * generations * cpu_ns_per_tile + bytes * transfer_ns_per_byte;
+         static_cast<double>(active_ghosts) * generations * cpu_ns_per_tile +
+         bytes * transfer_ns_per_byte;
 }
 
 CostModel default_cost_model(int cpu_threads) {
@@ -347,6 +348,7 @@ namespace {
 struct Planned {
   gpu::TileRect rect;
   int64_t active_tiles;
+  int64_t active_ghosts;
   int64_t held_index;  // -1 for a new region
 };
 
@@ -360,12 +362,13 @@ PartitionPlan plan_partition(std::span<const HeldRegion> held, std::span<const C
   for (size_t i = 0; i < held.size(); ++i) {
     const HeldRegion& region = held[i];
     if (region.changed_tiles == 0) continue;  // asleep: the CPU holds it for free
-    const double on_gpu = costs.gpu_epoch_ns(region.rect, torus, generations);
+    const double on_gpu = costs.gpu_epoch_ns(region.rect, torus, generations, region.active_ghosts);
     const double on_cpu = costs.cpu_epoch_ns(region.changed_tiles, generations);
     if (region.epochs_held >= options.min_epochs_held && on_gpu > options.keep_ratio * on_cpu) {
       continue;
     }
-    plan.push_back({region.rect, region.changed_tiles, static_cast<int64_t>(i)});
+    plan.push_back(
+        {region.rect, region.changed_tiles, region.active_ghosts, static_cast<int64_t>(i)});
   }
   for (const Cluster& cluster : clusters) {
     std::vector<Planned> absorbed;
@@ -392,7 +395,7 @@ PartitionPlan plan_partition(std::span<const HeldRegion> held, std::span<const C
     double absorbed_ns = 0;
     int64_t absorbed_active = 0;
     for (const Planned& region : absorbed) {
-      absorbed_ns += costs.gpu_epoch_ns(region.rect, torus, generations);
+      absorbed_ns += costs.gpu_epoch_ns(region.rect, torus, generations, region.active_ghosts);
       absorbed_active += region.active_tiles;
     }
     // What moves is the activity outside the absorbed regions; the regions'
@@ -401,9 +404,9 @@ PartitionPlan plan_partition(std::span<const HeldRegion> held, std::span<const C
     for (const Planned& region : absorbed) absorbed_rects.push_back(region.rect);
     const int64_t moving =
         absorbed.empty() ? cluster.active_tiles : activity.count_within(rect, absorbed_rects);
-    const double extra_ns = costs.gpu_epoch_ns(rect, torus, generations) - absorbed_ns;
+    const double extra_ns = costs.gpu_epoch_ns(rect, torus, generations, 0) - absorbed_ns;
     if (moving > 0 && extra_ns <= options.create_ratio * costs.cpu_epoch_ns(moving, generations)) {
-      plan.push_back({rect, moving + absorbed_active, -1});
+      plan.push_back({rect, moving + absorbed_active, 0, -1});
     } else {
       restore();
     }

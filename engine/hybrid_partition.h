@@ -31,9 +31,11 @@ struct CostModel {
   double transfer_ns_per_byte = 0;  // host<->device, either way
 
   double cpu_epoch_ns(int64_t active_tiles, int generations) const;
-  // The region's device time, its ghosts stepped on the CPU, and the ring
-  // and boundary tiles crossing the bus.
-  double gpu_epoch_ns(const gpu::TileRect& owned, const TorusTiles& torus, int generations) const;
+  // The region's device time, its ghosts awake on the CPU (they sleep like
+  // CPU tiles, so a quiet margin costs nothing there), and the ring and
+  // ghost tiles crossing the bus.
+  double gpu_epoch_ns(const gpu::TileRect& owned, const TorusTiles& torus, int generations,
+                      int64_t active_ghosts) const;
 };
 
 // Rough figures of the H100 machine (16 cores): the start of calibration,
@@ -133,6 +135,7 @@ std::vector<Cluster> find_clusters(const ActivityBlocks& activity, const TorusTi
 struct HeldRegion {
   gpu::TileRect rect;
   int64_t changed_tiles = 0;  // tiles changed by the last step of the last epoch
+  int64_t active_ghosts = 0;  // its edge tiles awake on the CPU
   int epochs_held = 0;
 };
 
@@ -156,6 +159,7 @@ struct PartitionPlan {
 // Decides the partition for the next epochs: regions asleep or no longer
 // worth their cost are released; clusters worth the GPU become regions,
 // absorbing held regions they touch (a region grows by release and add).
+// A new region's margin keeps its ghosts quiet at first: none count as awake.
 PartitionPlan plan_partition(std::span<const HeldRegion> held, std::span<const Cluster> clusters,
                              const ActivityBlocks& activity, const CostModel& costs,
                              int generations, const TorusTiles& torus,

@@ -171,16 +171,17 @@ CostModel simple_costs() {
           .transfer_ns_per_byte = 0};
 }
 
-TEST(HybridCosts, GpuEpochCountsTheRingTheGhostsAndTheBus) {
+TEST(HybridCosts, GpuEpochCountsTheRingTheAwakeGhostsAndTheBus) {
   CostModel costs = simple_costs();
-  // 4 x 3 owned: 6 x 5 stepped, 10 ghosts.
-  EXPECT_DOUBLE_EQ(costs.gpu_epoch_ns({0, 0, 4, 3}, kPlane, 2), 1000 + 30 * 2 * 0.5 + 10 * 2 * 10);
+  // 4 x 3 owned: 6 x 5 stepped, 10 ghosts of which 7 awake.
+  EXPECT_DOUBLE_EQ(costs.gpu_epoch_ns({0, 0, 4, 3}, kPlane, 2, 7),
+                   1000 + 30 * 2 * 0.5 + 7 * 2 * 10);
   costs.transfer_ns_per_byte = 1;
-  // Ring (18 tiles) up, ghosts (10) down twice, 516 bytes a tile.
-  EXPECT_DOUBLE_EQ(costs.gpu_epoch_ns({0, 0, 4, 3}, kPlane, 2),
-                   1000 + 30 * 2 * 0.5 + 10 * 2 * 10 + (18 + 20) * 516.0);
+  // Ring (18 tiles) up, all ghosts (10) down twice, 516 bytes a tile.
+  EXPECT_DOUBLE_EQ(costs.gpu_epoch_ns({0, 0, 4, 3}, kPlane, 2, 0),
+                   1000 + 30 * 2 * 0.5 + (18 + 20) * 516.0);
   // The whole torus has neither ring nor ghosts.
-  EXPECT_DOUBLE_EQ(costs.gpu_epoch_ns({0, 0, 4, 3}, {4, 3}, 2), 1000 + 12 * 2 * 0.5);
+  EXPECT_DOUBLE_EQ(costs.gpu_epoch_ns({0, 0, 4, 3}, {4, 3}, 2, 0), 1000 + 12 * 2 * 0.5);
   EXPECT_DOUBLE_EQ(costs.cpu_epoch_ns(7, 3), 7 * 3 * 10.0);
 }
 
@@ -219,10 +220,10 @@ TEST(HybridPlan, DenseClustersGoToTheGpuAndSparseOnesStay) {
 TEST(HybridPlan, RegionsReturnAsleepAtOnceAndSparseOnlyWhenOldEnough) {
   const CostModel costs = simple_costs();
   const std::vector<HeldRegion> held = {
-      {{0, 0, 40, 40}, 0, 1},     // asleep
-      {{100, 0, 40, 40}, 5, 1},   // sparse but young
-      {{200, 0, 40, 40}, 5, 9},   // sparse and old
-      {{300, 0, 40, 40}, 800, 9}  // busy
+      {{0, 0, 40, 40}, 0, 0, 1},      // asleep
+      {{100, 0, 40, 40}, 5, 0, 1},    // sparse but young
+      {{200, 0, 40, 40}, 5, 0, 9},    // sparse and old
+      {{300, 0, 40, 40}, 800, 50, 9}  // busy
   };
   const PartitionPlan plan =
       plan_partition(held, {}, blocks_of({}), costs, 32, kPlane, PartitionOptions{});
@@ -230,10 +231,10 @@ TEST(HybridPlan, RegionsReturnAsleepAtOnceAndSparseOnlyWhenOldEnough) {
   EXPECT_TRUE(plan.add.empty());
   // Hysteresis: a region as busy as a new one needs is kept, and one that
   // a new cluster would not justify is kept too while it pays half its way.
-  const double busy_enough = costs.gpu_epoch_ns({0, 0, 40, 40}, kPlane, 32) /
+  const double busy_enough = costs.gpu_epoch_ns({0, 0, 40, 40}, kPlane, 32, 20) /
                              costs.cpu_epoch_ns(1, 32) / PartitionOptions{}.keep_ratio;
   const auto keeps = [&](int64_t changed) {
-    const HeldRegion region{{0, 0, 40, 40}, changed, 9};
+    const HeldRegion region{{0, 0, 40, 40}, changed, 20, 9};
     return plan_partition({&region, 1}, {}, blocks_of({}), costs, 32, kPlane, no_minimum_age())
         .release.empty();
   };
@@ -243,7 +244,7 @@ TEST(HybridPlan, RegionsReturnAsleepAtOnceAndSparseOnlyWhenOldEnough) {
 
 TEST(HybridPlan, ActivityInsideARegionChangesNothingAndBeyondItGrowsIt) {
   const CostModel costs = simple_costs();
-  const HeldRegion region{{0, 0, 20, 20}, 400, 3};
+  const HeldRegion region{{0, 0, 20, 20}, 400, 0, 3};
   const std::vector<TileCoord> inside = filled({4, 4, 10, 10});
   const std::vector<Cluster> inside_clusters = find_clusters(blocks_of(inside), kPlane, {});
   const PartitionPlan same = plan_partition({&region, 1}, inside_clusters, blocks_of(inside), costs,
@@ -263,17 +264,20 @@ TEST(HybridPlan, ActivityInsideARegionChangesNothingAndBeyondItGrowsIt) {
 
 TEST(HybridPlan, AddedRegionsNeverConflictWithKeptOnes) {
   const CostModel costs = simple_costs();
-  const HeldRegion region{{0, 0, 10, 10}, 100, 3};
+  const HeldRegion region{{0, 0, 10, 10}, 100, 0, 3};
   // A blob whose region would touch the held one but is not worth growing
   // it (too sparse): it stays on the CPU rather than conflict.
   std::vector<TileCoord> active;
   for (int64_t ty = 0; ty < 8; ++ty) {
     for (int64_t tx = 12; tx < 20; tx += 2) active.push_back({tx, ty});
   }
+  // Area on the GPU priced high, so growing the region does not pay.
+  CostModel costly_area = costs;
+  costly_area.gpu_ns_per_tile = 100;
   const std::vector<Cluster> clusters = find_clusters(blocks_of(active), kPlane, {});
   ASSERT_EQ(clusters.size(), 1u);
-  const PartitionPlan plan = plan_partition({&region, 1}, clusters, blocks_of(active), costs, 32,
-                                            kPlane, PartitionOptions{});
+  const PartitionPlan plan = plan_partition({&region, 1}, clusters, blocks_of(active), costly_area,
+                                            32, kPlane, PartitionOptions{});
   EXPECT_TRUE(plan.add.empty());
   EXPECT_TRUE(plan.release.empty());
 }
