@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 
 namespace gol {
 namespace {
@@ -42,8 +43,11 @@ size_t GridStepper::step_generation(sparse::SparseGrid& grid, const Rule& rule) 
     workers_.parallel_for(count,
                           [&](size_t begin, size_t end) { step_range(grid, rule, begin, end); });
   }
+  uint64_t bands = 0;
+  for (BandMask mask : grid.active_bands()) bands += static_cast<uint64_t>(std::popcount(mask));
   grid.finish_generation();
   tiles_stepped_ += count;
+  cells_computed_ += bands * kBandRows * kTileSize;
   return count;
 }
 
@@ -61,8 +65,8 @@ void GridStepper::step_range(sparse::SparseGrid& grid, const Rule& rule, size_t 
     }
     // The kernel writes each next generation over the tile's generation
     // t-1 and notes the differences, so committing reads no tile again.
-    cpu::step_tiles_over(in.data(), targets.data(), changes.data(), count, rule,
-                         workers_.library());
+    cpu::step_tiles_over(in.data(), targets.data(), changes.data(), count, rule, workers_.library(),
+                         grid.active_bands().data() + first);
     for (size_t i = 0; i < count; ++i) grid.commit_written(first + i, changes[i]);
   }
 }

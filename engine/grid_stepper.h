@@ -25,6 +25,8 @@ class GridStepper {
 
   // Tile generations stepped since construction.
   uint64_t tiles_stepped() const { return tiles_stepped_; }
+  // Cells evaluated since construction: the bands stepped, not whole tiles.
+  uint64_t cells_computed() const { return cells_computed_; }
   int threads() const { return workers_.threads(); }
   cpu::SimdLibrary library() const { return workers_.library(); }
 
@@ -33,6 +35,7 @@ class GridStepper {
 
   cpu::ParallelTileStepper workers_;
   uint64_t tiles_stepped_ = 0;
+  uint64_t cells_computed_ = 0;
 };
 
 }  // namespace gol

@@ -34,9 +34,9 @@ class SparseBackend final : public Backend {
 
   void step(uint64_t generations) override {
     if (generations == 0) return;
-    const uint64_t stepped_before = stepper_.tiles_stepped();
+    const uint64_t computed_before = stepper_.cells_computed();
     stats_.tiles_active = stepper_.step(grid_, rule_, generations);
-    stats_.cells_computed += (stepper_.tiles_stepped() - stepped_before) * kTileSize * kTileSize;
+    stats_.cells_computed += stepper_.cells_computed() - computed_before;
     stats_.tiles_total = grid_.tile_count();
   }
 

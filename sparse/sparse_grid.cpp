@@ -13,32 +13,48 @@
 namespace gol::sparse {
 namespace {
 
-// Wake flags are set concurrently by several commits; all write the same
-// value, so relaxed stores suffice (the join after the parallel pass orders
-// them before finish_generation reads them).
-void set_flag(uint8_t& flag) { std::atomic_ref<uint8_t>(flag).store(1, std::memory_order_relaxed); }
+// Wake records are stored by commits running in parallel. Each byte has one
+// writer but the shared empty slot's, which every tile with an absent
+// neighbour writes and nobody reads: relaxed atomic stores (plain moves)
+// keep that well defined, and the join after the parallel pass orders them
+// before planning reads them.
+void store_bands(BandMask& record, BandMask bands) {
+  std::atomic_ref<BandMask>(record).store(bands, std::memory_order_relaxed);
+}
+
+// Bands whose rows lie within one row of a band in `bands`.
+constexpr BandMask spread_bands(BandMask bands) {
+  return static_cast<BandMask>(bands | bands << 1 | bands >> 1);
+}
+constexpr BandMask kTopBand = 1;
+constexpr BandMask kBottomBand = BandMask{1} << (kTileBands - 1);
 
 // Below this many candidates per slot, planning visits the stepped tiles'
 // neighbourhoods; above it, one scan over all wake flags is cheaper.
 constexpr size_t kGatherSlotsPerCandidate = 8;
 
 struct ColumnMasks {
-  uint64_t changed;  // OR over rows of (new ^ old)
-  uint64_t live;     // OR over rows of new
+  uint64_t changed;        // OR over rows of (new ^ old)
+  uint64_t live;           // OR over rows of new
+  BandMask changed_bands;  // bands where new != old
 };
 
 // Commit's inner loop, compiled for several instruction sets (the build
 // has no -march): AVX-512 and AVX2 do it in a fraction of SSE2's time.
 __attribute__((target_clones("avx512f", "avx2", "default"))) ColumnMasks copy_and_compare(
     const uint64_t* __restrict source, uint64_t* __restrict target) {
-  uint64_t changed = 0;
-  uint64_t live = 0;
-  for (int row = 0; row < kTileSize; ++row) {
-    changed |= source[row] ^ target[row];
-    live |= source[row];
-    target[row] = source[row];
+  ColumnMasks masks{0, 0, 0};
+  for (int band = 0; band < kTileBands; ++band) {
+    uint64_t band_changed = 0;
+    for (int row = band * kBandRows; row < (band + 1) * kBandRows; ++row) {
+      band_changed |= source[row] ^ target[row];
+      masks.live |= source[row];
+      target[row] = source[row];
+    }
+    masks.changed |= band_changed;
+    masks.changed_bands |= static_cast<BandMask>((band_changed != 0) << band);
   }
-  return {changed, live};
+  return masks;
 }
 
 // Bit d set: the borders of `a` and `b` facing direction d differ.
@@ -71,7 +87,9 @@ void SparseGrid::load(const CellSet& cells, const Topology& topology, bool keep_
     map_.summary(0, slot) = summarise(map_.tile(0, slot));
     map_.summary(1, slot) = map_.summary(0, slot);
   }
-  wake_.assign(map_.slot_count(), 0);
+  active_bands_.assign(active_.size(), kAllBands);
+  from_neighbours_.assign(map_.slot_count(), {});
+  from_self_.assign(map_.slot_count(), 0);
   owners_.assign(map_.slot_count(), TileOwner::kCpu);
   outcomes_.assign(active_.size(), Outcome{});
 }
@@ -123,7 +141,20 @@ void SparseGrid::neighbourhood(int32_t slot, const Tile* (&at)[3][3]) const {
   }
 }
 
-void SparseGrid::wake(int32_t slot) { set_flag(wake_[slot]); }
+void SparseGrid::wake(int32_t slot) { from_self_[slot] = kAllBands; }
+
+BandMask SparseGrid::take_wake(int32_t slot) {
+  uint64_t from_neighbours;
+  std::memcpy(&from_neighbours, from_neighbours_[slot].data(), sizeof from_neighbours);
+  if ((from_neighbours | from_self_[slot]) == 0) return 0;
+  from_neighbours |= from_neighbours >> 32;
+  from_neighbours |= from_neighbours >> 16;
+  from_neighbours |= from_neighbours >> 8;
+  const auto bands = static_cast<BandMask>(from_neighbours | from_self_[slot]);
+  from_neighbours_[slot] = {};
+  from_self_[slot] = 0;
+  return bands;
+}
 
 void SparseGrid::commit(size_t index, const Tile& next) {
   uint64_t* __restrict target = commit_target(index)->rows.data();
@@ -131,9 +162,10 @@ void SparseGrid::commit(size_t index, const Tile& next) {
   TileChange change;
   change.top_change = source[0] ^ target[0];
   change.bottom_change = source[kTileSize - 1] ^ target[kTileSize - 1];
-  const auto [changed_columns, live_columns] = copy_and_compare(source, target);
-  change.changed_columns = changed_columns;
-  change.live_columns = live_columns;
+  const ColumnMasks masks = copy_and_compare(source, target);
+  change.changed_columns = masks.changed;
+  change.live_columns = masks.live;
+  change.unchanged_bands = static_cast<BandMask>(~masks.changed_bands);
   commit_written(index, change);
 }
 
@@ -143,42 +175,48 @@ void SparseGrid::commit_written(size_t index, const TileChange& change) {
   const Tile& next = map_.tile(next_parity, slot);
   const uint64_t live_columns = change.live_columns;
   const uint8_t border = border_bits(next.rows[0], next.rows[kTileSize - 1], live_columns);
+  const bool empty_before = map_.summary(next_parity ^ 1, slot).nonempty == 0;
   map_.summary(next_parity, slot) = {border, static_cast<uint8_t>(live_columns != 0)};
-
-  const auto& neighbours = map_.neighbours(slot);
-  uint8_t absent = 0;
-  for (int direction = 0; direction < kDirections; ++direction) {
-    absent |= static_cast<uint8_t>((neighbours[direction] == TileMap::kEmptySlot) << direction);
-  }
   Outcome& outcome = outcomes_[index];
-  outcome.create = border & absent;
-  outcome.maybe_free =
-      live_columns == 0 && map_.summary(next_parity ^ 1, slot).nonempty == 0 && !map_.is_torus();
+  outcome.create = border & map_.absent_neighbours(slot);
+  outcome.maybe_free = live_columns == 0 && empty_before && !map_.is_torus();
+  if (change.changed_columns == 0) return;
 
-  if (change.changed_columns != 0) {
-    wake(slot);
-    // Eight unconditional stores, not a data-dependent loop (its branch
-    // mispredictions cost more): a neighbour not to wake gets this tile's
-    // own flag instead, which is set anyway. A shared sink would bounce its
-    // cache line between the workers.
-    const unsigned changed_border =
-        border_bits(change.top_change, change.bottom_change, change.changed_columns) & ~absent &
-        0xFFu;
-    if (changed_border == 0) return;
-    std::array<int32_t, kDirections> targets;
-    for (int direction = 0; direction < kDirections; ++direction) {
-      const int32_t wanted = -static_cast<int32_t>(changed_border >> direction & 1);
-      targets[direction] = slot + ((neighbours[direction] - slot) & wanted);
-    }
-    uint8_t* const flags = wake_.data();
-    for (int32_t target_slot : targets) set_flag(flags[target_slot]);
-  }
+  // What changed between generations t-1 and t+1 is what the next step
+  // (t+2 from t+1, written over t) must look at: the changed bands and the
+  // rows next to them here, and the facing rows of each neighbour whose
+  // border changed. Every other band's t+2 equals its t, already in place.
+  const BandMask spread = spread_bands(static_cast<BandMask>(~change.unchanged_bands));
+  const uint64_t top = change.top_change;
+  const uint64_t bottom = change.bottom_change;
+  const uint64_t columns = change.changed_columns;
+  constexpr uint64_t kWest = 1;
+  constexpr uint64_t kEast = uint64_t{1} << (kTileSize - 1);
+  const BandMask north = top != 0 ? kBottomBand : 0;
+  const BandMask south = bottom != 0 ? kTopBand : 0;
+  // Unconditional stores, not a data-dependent loop (its branch
+  // mispredictions cost more); absent neighbours' land on the empty slot.
+  const auto& neighbours = map_.neighbours(slot);
+  std::array<BandMask, kDirections>* const records = from_neighbours_.data();
+  auto give = [&](int direction, BandMask bands) {
+    store_bands(records[neighbours[direction]][opposite(direction)], bands);
+  };
+  give(kN, north);
+  give(kNE, (top & kEast) != 0 ? kBottomBand : 0);
+  give(kE, (columns & kEast) != 0 ? spread : 0);
+  give(kSE, (bottom & kEast) != 0 ? kTopBand : 0);
+  give(kS, south);
+  give(kSW, (bottom & kWest) != 0 ? kTopBand : 0);
+  give(kW, (columns & kWest) != 0 ? spread : 0);
+  give(kNW, (top & kWest) != 0 ? kBottomBand : 0);
+  store_bands(from_self_.data()[slot], spread);
 }
 
 void SparseGrid::fit_slot_arrays() {
   // Released slabs shrink the slot range and their slots come back as new
   // tiles, CPU-owned.
-  wake_.resize(map_.slot_count(), 0);
+  from_neighbours_.resize(map_.slot_count());
+  from_self_.resize(map_.slot_count(), 0);
   owners_.resize(map_.slot_count(), TileOwner::kCpu);
 }
 
@@ -186,7 +224,7 @@ int32_t SparseGrid::create_awake(TileCoord coord) {
   const int32_t created = map_.create(coord);
   if (created == TileMap::kAbsent) return created;  // beyond the plane's range
   fit_slot_arrays();
-  wake_[created] = 1;
+  wake(created);
   owners_[created] = TileOwner::kCpu;
   return created;
 }
@@ -209,7 +247,7 @@ int32_t SparseGrid::ensure_tile(TileCoord coord) {
 }
 
 void SparseGrid::set_owner(int32_t slot, TileOwner owner) {
-  if (owner == TileOwner::kCpu && owners_[slot] != TileOwner::kCpu) wake_[slot] = 1;
+  if (owner == TileOwner::kCpu && owners_[slot] != TileOwner::kCpu) wake(slot);
   owners_[slot] = owner;
 }
 
@@ -223,12 +261,12 @@ void SparseGrid::import_tile(int32_t slot, const Tile& current, const Tile& prev
   held_previous = previous;
   map_.summary(parity, slot) = summarise(current);
   map_.summary(parity ^ 1, slot) = summarise(previous);
-  wake_[slot] = 1;
+  wake(slot);
   const uint8_t live_border = map_.summary(0, slot).border | map_.summary(1, slot).border;
   for (int direction = 0; direction < kDirections; ++direction) {
     const int32_t other = map_.neighbours(slot)[direction];
     if (other != TileMap::kEmptySlot) {
-      if (differs >> direction & 1) wake_[other] = 1;
+      if (differs >> direction & 1) wake(other);
     } else if ((live_border >> direction & 1) && !map_.is_torus()) {
       const TileCoord at = map_.coord(slot);
       create_awake({at.tx + kDirectionDx[direction], at.ty + kDirectionDy[direction]});
@@ -238,14 +276,14 @@ void SparseGrid::import_tile(int32_t slot, const Tile& current, const Tile& prev
 
 void SparseGrid::replan() {
   fit_slot_arrays();
-  for (int32_t slot : active_) wake_[slot] = 1;
+  for (size_t i = 0; i < active_.size(); ++i) from_self_[active_[i]] |= active_bands_[i];
   if (keep_all_active_) {
     // Every tile the CPU steps stays listed.
     for (int32_t slot : map_.held()) {
-      if (owners_[slot] != TileOwner::kGpu) wake_[slot] = 1;
+      if (owners_[slot] != TileOwner::kGpu) wake(slot);
     }
   }
-  wake_[TileMap::kEmptySlot] = 0;
+  take_wake(TileMap::kEmptySlot);
   plan_by_scan();
   outcomes_.assign(active_.size(), Outcome{});
 }
@@ -274,12 +312,12 @@ void SparseGrid::finish_generation() {
       const int32_t slot = active_[i];
       if (outcomes_[i].maybe_free && owners_[slot] == TileOwner::kCpu && !shows_live_border(slot)) {
         map_.free(slot);
-        wake_[slot] = 0;
+        take_wake(slot);
       }
     }
   }
   fit_slot_arrays();
-  wake_[TileMap::kEmptySlot] = 0;
+  take_wake(TileMap::kEmptySlot);
   plan_from_wake_flags(stepped);
   // Planning read the links of the tiles freed above; now their slabs may go.
   map_.release_empty_slabs();
@@ -289,50 +327,69 @@ void SparseGrid::finish_generation() {
 
 void SparseGrid::plan_from_wake_flags(size_t previous_count) {
   // Every woken slot is a stepped tile or a neighbour of one (created tiles
-  // included), so when few tiles stepped it is enough to look there.
-  if (previous_count * kDirections * kGatherSlotsPerCandidate < map_.slot_count()) {
-    std::vector<int32_t>& next = planned_;
-    next.clear();
-    auto take = [&](int32_t slot) {
-      if (wake_[slot]) {
-        wake_[slot] = 0;
-        if (owners_[slot] != TileOwner::kGpu) next.push_back(slot);
-      }
-    };
-    for (size_t i = 0; i < previous_count; ++i) {
-      const int32_t slot = active_[i];
-      take(slot);
-      // A tile freed in this pass still lists its neighbours (slots are
-      // not reused before the next pass), and it may have woken them.
-      for (int32_t other : map_.neighbours(slot)) take(other);
-    }
-    std::sort(next.begin(), next.end());
-    active_.swap(next);
+  // included): while those are fewer than the slots, look only there, so
+  // planning costs the active tiles, not the world.
+  if (previous_count * (kDirections + 1) >= map_.slot_count()) {
+    plan_by_scan();
     return;
   }
-  plan_by_scan();
+  planned_bands_.resize(map_.slot_count());
+  woken_.resize((map_.slot_count() + 63) / 64);
+  touched_words_.clear();
+  auto take = [&](int32_t slot) {
+    const BandMask bands = take_wake(slot);
+    if (bands == 0 || owners_[slot] == TileOwner::kGpu) return;
+    planned_bands_[slot] = bands;
+    uint64_t& word = woken_[static_cast<size_t>(slot) / 64];
+    if (word == 0) touched_words_.push_back(static_cast<int32_t>(slot / 64));
+    word |= uint64_t{1} << (slot % 64);
+  };
+  for (size_t i = 0; i < previous_count; ++i) {
+    const int32_t slot = active_[i];
+    take(slot);
+    // A tile freed in this pass still lists its neighbours (slots are
+    // not reused before the next pass), and it may have woken them.
+    for (int32_t other : map_.neighbours(slot)) take(other);
+  }
+  // Slot order from the bitmap: only the words touched are sorted, and
+  // neighbouring tiles share words.
+  std::sort(touched_words_.begin(), touched_words_.end());
+  active_.clear();
+  active_bands_.clear();
+  for (int32_t word_index : touched_words_) {
+    uint64_t& word = woken_[static_cast<size_t>(word_index)];
+    for (uint64_t bits = word; bits != 0; bits &= bits - 1) {
+      const int32_t slot = word_index * 64 + std::countr_zero(bits);
+      active_.push_back(slot);
+      active_bands_.push_back(planned_bands_[slot]);
+    }
+    word = 0;
+  }
 }
 
 void SparseGrid::plan_by_scan() {
   active_.clear();
+  active_bands_.clear();
   const size_t slots = map_.slot_count();
-  size_t slot = 0;
-  for (; slot + 8 <= slots; slot += 8) {
-    uint64_t flags;
-    std::memcpy(&flags, &wake_[slot], sizeof flags);
-    if (flags == 0) continue;
-    for (size_t k = 0; k < 8; ++k) {
-      if (wake_[slot + k] && owners_[slot + k] != TileOwner::kGpu) {
-        active_.push_back(static_cast<int32_t>(slot + k));
+  constexpr size_t kGroup = 8;
+  for (size_t first = 0; first < slots; first += kGroup) {
+    const size_t end = std::min(first + kGroup, slots);
+    // Skip eight quiet slots with a few loads and ORs.
+    uint64_t any = 0;
+    for (size_t slot = first; slot < end; ++slot) {
+      uint64_t from_neighbours;
+      std::memcpy(&from_neighbours, from_neighbours_[slot].data(), sizeof from_neighbours);
+      any |= from_neighbours | from_self_[slot];
+    }
+    if (any == 0) continue;
+    for (size_t slot = first; slot < end; ++slot) {
+      const auto s = static_cast<int32_t>(slot);
+      const BandMask bands = take_wake(s);
+      if (bands != 0 && owners_[slot] != TileOwner::kGpu) {
+        active_.push_back(s);
+        active_bands_.push_back(bands);
       }
     }
-    std::memset(&wake_[slot], 0, 8);
-  }
-  for (; slot < slots; ++slot) {
-    if (wake_[slot] && owners_[slot] != TileOwner::kGpu) {
-      active_.push_back(static_cast<int32_t>(slot));
-    }
-    wake_[slot] = 0;
   }
 }
 

@@ -44,6 +44,7 @@
 // generations and take effect at replan().
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -67,6 +68,10 @@ class SparseGrid {
   uint64_t generation() const { return generation_; }
   // Slots to step this generation, in increasing order.
   std::span<const int32_t> active() const { return active_; }
+  // The bands of active()[i] to step; the others already hold their next
+  // generation in commit_target(i) (their inputs have not changed in the
+  // last two generations), so a kernel may leave them as they are.
+  std::span<const BandMask> active_bands() const { return active_bands_; }
   // The tile in `slot` and its eight neighbours at the current generation,
   // as at[dy + 1][dx + 1]; absent neighbours point at an empty tile.
   void neighbourhood(int32_t slot, const Tile* (&at)[3][3]) const;
@@ -119,7 +124,10 @@ class SparseGrid {
   };
 
   int current_parity() const { return static_cast<int>(generation_ & 1); }
+  // Marks every band of `slot` to step next generation (between generations).
   void wake(int32_t slot);
+  // The bands `slot` steps next generation; clears its wake record.
+  BandMask take_wake(int32_t slot);
   void create_neighbours(int32_t slot, uint8_t directions);
   bool shows_live_border(int32_t slot) const;
   void plan_from_wake_flags(size_t previous_count);
@@ -135,9 +143,19 @@ class SparseGrid {
   uint64_t generation_ = 0;
   bool keep_all_active_ = false;
   std::vector<int32_t> active_;
-  std::vector<Outcome> outcomes_;  // by index into active_
-  std::vector<int32_t> planned_;   // the next active list while it is built
-  std::vector<uint8_t> wake_;      // by slot: step in the next generation
+  std::vector<Outcome> outcomes_;        // by index into active_
+  std::vector<BandMask> active_bands_;   // by index into active_
+  std::vector<BandMask> planned_bands_;  // by slot, while planning
+  std::vector<uint64_t> woken_;          // bit per slot, while planning
+  std::vector<int32_t> touched_words_;   // words of woken_ set, while planning
+  // Wake records, by slot: the bands to step next generation, as the
+  // contributions commits store in parallel without atomics.
+  // from_neighbours_[slot][d] is written only by the neighbour in
+  // direction d (the empty slot's by every tile with an absent neighbour,
+  // and never read); from_self_[slot] by the tile itself, or between
+  // generations. Planning ORs and clears them.
+  std::vector<std::array<BandMask, kDirections>> from_neighbours_;
+  std::vector<BandMask> from_self_;
   std::vector<TileOwner> owners_;  // by slot
 };
 

@@ -152,11 +152,19 @@ int32_t TileMap::create(TileCoord coord) {
   held_.push_back(slot);
   index_.insert(coord, slot);
   auto& links = home.neighbours[local(slot)];
+  uint8_t absent = 0;
   for (int direction = 0; direction < kDirections; ++direction) {
     const int32_t other = find(neighbour_coord(coord, direction));
     links[direction] = other == kAbsent ? kEmptySlot : other;
-    if (other != kAbsent) slab(other).neighbours[local(other)][opposite(direction)] = slot;
+    if (other == kAbsent) {
+      absent |= static_cast<uint8_t>(1u << direction);
+      continue;
+    }
+    Slab& there = slab(other);
+    there.neighbours[local(other)][opposite(direction)] = slot;
+    there.absent[local(other)] &= static_cast<uint8_t>(~(1u << opposite(direction)));
   }
+  home.absent[local(slot)] = absent;
   return slot;
 }
 
@@ -166,7 +174,10 @@ void TileMap::free(int32_t slot) {
   const int32_t at = local(slot);
   for (int direction = 0; direction < kDirections; ++direction) {
     const int32_t other = home.neighbours[at][direction];
-    if (other != kEmptySlot) slab(other).neighbours[local(other)][opposite(direction)] = kEmptySlot;
+    if (other == kEmptySlot) continue;
+    Slab& there = slab(other);
+    there.neighbours[local(other)][opposite(direction)] = kEmptySlot;
+    there.absent[local(other)] |= static_cast<uint8_t>(1u << opposite(direction));
   }
   index_.erase(home.coords[at]);
   // Swap-remove from the held list.

@@ -105,6 +105,8 @@ class TileMap {
   const std::array<int32_t, kDirections>& neighbours(int32_t slot) const {
     return slab(slot).neighbours[local(slot)];
   }
+  // Bit d set: no tile in direction d (neighbours(slot)[d] is kEmptySlot).
+  uint8_t absent_neighbours(int32_t slot) const { return slab(slot).absent[local(slot)]; }
   TileCoord coord(int32_t slot) const { return slab(slot).coords[local(slot)]; }
   bool in_use(int32_t slot) const;
 
@@ -128,6 +130,7 @@ class TileMap {
     Tile tiles[2][kSlabSlots];
     Summary summaries[2][kSlabSlots];
     std::array<int32_t, kDirections> neighbours[kSlabSlots];
+    uint8_t absent[kSlabSlots];  // absent_neighbours()
     TileCoord coords[kSlabSlots];
     int32_t held_position[kSlabSlots];  // index in held_ while in use
     uint8_t in_use[kSlabSlots];

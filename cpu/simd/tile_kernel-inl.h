@@ -24,6 +24,7 @@
 //   RowsAbove(prev, cur)     the rows one above cur's: prev's last, then cur's
 //                            but its last
 //   RowsBelow(cur, next)     the rows one below cur's
+//   AllZero(v)               whether every bit of v is 0
 
 // Per-target include guard, as Highway's -inl.h headers do: re-included once
 // per target when HWY_TARGET_TOGGLE flips, once in total otherwise.
@@ -160,6 +161,10 @@ class GenericLogic {
   uint16_t survival_;
 };
 
+// Row blocks (one vector each) per band of the sparse world's band masks.
+template <class Ops>
+inline constexpr size_t kBlocksPerBand = kBandRows / Ops::kLanes;
+
 // Where a tile's result goes: stored as it is.
 template <class Ops>
 struct StoreRows {
@@ -172,81 +177,162 @@ struct StoreRows {
 };
 
 // Stored over an older generation, noting how they differ while the rows
-// are in registers (what sleep and wake decisions need).
+// are in registers (what sleep and wake decisions need). Blocks not stepped
+// keep what they hold and are only read (Keep), for the live columns.
+// Few vectors stay live across blocks (with 16 registers, AVX2 spills every
+// extra one), so the first and last rows' changes are stored at once and
+// each band's change is reduced to a bit as the band ends.
 template <class Ops>
 struct StoreAndCompareRows {
   using V = typename Ops::V;
+  static constexpr size_t kLanes = Ops::kLanes;
+  static constexpr size_t kBlocks = kTileSize / kLanes;
   uint64_t* rows;
   V changed = Ops::Zero();
   V live = Ops::Zero();
-  V first_change = Ops::Zero();
-  V last_change = Ops::Zero();
+  V band_change = Ops::Zero();
+  BandMask changed_bands = 0;
+  uint64_t first_change[kLanes] = {};
+  uint64_t last_change[kLanes] = {};
 
   [[gnu::always_inline]] void Put(V next, size_t block) {
-    const V change = Ops::Xor(next, Ops::Load(rows + block * Ops::kLanes));
+    const V change = Ops::Xor(next, Ops::Load(rows + block * kLanes));
     changed = Ops::Or(changed, change);
     live = Ops::Or(live, next);
-    if (block == 0) first_change = change;
-    if (block + 1 == kTileSize / Ops::kLanes) last_change = change;
-    Ops::Store(next, rows + block * Ops::kLanes);
+    if (block == 0) Ops::Store(change, first_change);
+    if (block + 1 == kBlocks) Ops::Store(change, last_change);
+    band_change = Ops::Or(band_change, change);
+    if (block % kBlocksPerBand<Ops> == kBlocksPerBand<Ops> - 1) {
+      const int band = static_cast<int>(block / kBlocksPerBand<Ops>);
+      changed_bands |= static_cast<BandMask>(!Ops::AllZero(band_change) << band);
+      band_change = Ops::Zero();
+    }
+    Ops::Store(next, rows + block * kLanes);
+  }
+
+  [[gnu::always_inline]] void Keep(size_t block) {
+    live = Ops::Or(live, Ops::Load(rows + block * kLanes));
   }
 
   TileChange Summary() const {
-    constexpr size_t kLanes = Ops::kLanes;
-    uint64_t lanes[4][kLanes];
+    uint64_t lanes[2][kLanes];
     Ops::Store(changed, lanes[0]);
     Ops::Store(live, lanes[1]);
-    Ops::Store(first_change, lanes[2]);
-    Ops::Store(last_change, lanes[3]);
     TileChange summary;
     for (size_t lane = 0; lane < kLanes; ++lane) {
       summary.changed_columns |= lanes[0][lane];
       summary.live_columns |= lanes[1][lane];
     }
-    summary.top_change = lanes[2][0];
-    summary.bottom_change = lanes[3][kLanes - 1];
+    summary.top_change = first_change[0];
+    summary.bottom_change = last_change[kLanes - 1];
+    summary.unchanged_bands = static_cast<BandMask>(~changed_bands);
     return summary;
   }
 };
 
+// The nine tiles' row pointers, by tile row (north, middle, south) and
+// column (west, centre, east).
+struct NeighbourRows {
+  const uint64_t* north[3];
+  const uint64_t* middle[3];
+  const uint64_t* south[3];
+
+  explicit NeighbourRows(const TileNeighbourhood& tiles)
+      : north{tiles.at[0][0]->rows.data(), tiles.at[0][1]->rows.data(),
+              tiles.at[0][2]->rows.data()},
+        middle{tiles.at[1][0]->rows.data(), tiles.at[1][1]->rows.data(),
+               tiles.at[1][2]->rows.data()},
+        south{tiles.at[2][0]->rows.data(), tiles.at[2][1]->rows.data(),
+              tiles.at[2][2]->rows.data()} {}
+};
+
+// Horizontal sums of the middle tile's row block `block`; block -1 is the
+// north tile's last block and kBlocks the south tile's first.
+template <class Ops>
+[[gnu::always_inline]] inline RowSums<typename Ops::V> SumBlock(const NeighbourRows& rows,
+                                                                ptrdiff_t block) {
+  constexpr ptrdiff_t kLanes = Ops::kLanes;
+  constexpr ptrdiff_t kBlocks = kTileSize / kLanes;
+  if (block < 0) {
+    constexpr ptrdiff_t kLastBlock = kTileSize - kLanes;
+    return SumRows<Ops>(rows.north[0] + kLastBlock, rows.north[1] + kLastBlock,
+                        rows.north[2] + kLastBlock);
+  }
+  if (block == kBlocks) return SumRows<Ops>(rows.south[0], rows.south[1], rows.south[2]);
+  const ptrdiff_t row = block * kLanes;
+  return SumRows<Ops>(rows.middle[0] + row, rows.middle[1] + row, rows.middle[2] + row);
+}
+
+// One row block's next generation from the sums of its rows and of the
+// blocks above and below (only their nearest rows are used).
+template <class Ops, class Logic, class V>
+[[gnu::always_inline]] inline V NextBlock(const Logic& logic, const RowSums<V>& previous,
+                                          const RowSums<V>& current, const RowSums<V>& next) {
+  BlockCounts<V> counts;
+  counts.north_ones = Ops::RowsAbove(previous.three_ones, current.three_ones);
+  counts.north_twos = Ops::RowsAbove(previous.three_twos, current.three_twos);
+  counts.south_ones = Ops::RowsBelow(current.three_ones, next.three_ones);
+  counts.south_twos = Ops::RowsBelow(current.three_twos, next.three_twos);
+  counts.pair_ones = current.pair_ones;
+  counts.pair_twos = current.pair_twos;
+  counts.alive = current.alive;
+  return logic.template Next<Ops>(counts);
+}
+
+// The whole tile, fully unrolled so the sums stay in registers from one
+// block to the next.
 template <class Ops, class Logic, class Sink>
 [[gnu::always_inline]] inline void StepTile(const TileNeighbourhood& tiles, const Logic& logic,
                                             Sink& sink) {
   using V = typename Ops::V;
-  constexpr size_t kLanes = Ops::kLanes;
-  constexpr size_t kBlocks = kTileSize / kLanes;
-  static_assert(kTileSize % kLanes == 0, "row blocks must tile the 64 rows");
-  const uint64_t* north[3] = {tiles.at[0][0]->rows.data(), tiles.at[0][1]->rows.data(),
-                              tiles.at[0][2]->rows.data()};
-  const uint64_t* middle[3] = {tiles.at[1][0]->rows.data(), tiles.at[1][1]->rows.data(),
-                               tiles.at[1][2]->rows.data()};
-  const uint64_t* south[3] = {tiles.at[2][0]->rows.data(), tiles.at[2][1]->rows.data(),
-                              tiles.at[2][2]->rows.data()};
-  constexpr size_t kLastBlock = kTileSize - kLanes;
-  // Only the last row of this block (the north tile's row 63) is used.
-  RowSums<V> previous =
-      SumRows<Ops>(north[0] + kLastBlock, north[1] + kLastBlock, north[2] + kLastBlock);
-  RowSums<V> current = SumRows<Ops>(middle[0], middle[1], middle[2]);
-  // Fully unrolled, so the sums stay in registers from one block to the next.
+  constexpr ptrdiff_t kBlocks = kTileSize / Ops::kLanes;
+  static_assert(kTileSize % Ops::kLanes == 0, "row blocks must tile the 64 rows");
+  const NeighbourRows rows(tiles);
+  RowSums<V> previous = SumBlock<Ops>(rows, -1);
+  RowSums<V> current = SumBlock<Ops>(rows, 0);
 #pragma GCC unroll 64
-  for (size_t block = 0; block < kBlocks; ++block) {
-    const size_t next_row = (block + 1) * kLanes;
-    // After the last block, only the first row (the south tile's row 0) is used.
-    const RowSums<V> next =
-        block + 1 < kBlocks
-            ? SumRows<Ops>(middle[0] + next_row, middle[1] + next_row, middle[2] + next_row)
-            : SumRows<Ops>(south[0], south[1], south[2]);
-    BlockCounts<V> counts;
-    counts.north_ones = Ops::RowsAbove(previous.three_ones, current.three_ones);
-    counts.north_twos = Ops::RowsAbove(previous.three_twos, current.three_twos);
-    counts.south_ones = Ops::RowsBelow(current.three_ones, next.three_ones);
-    counts.south_twos = Ops::RowsBelow(current.three_twos, next.three_twos);
-    counts.pair_ones = current.pair_ones;
-    counts.pair_twos = current.pair_twos;
-    counts.alive = current.alive;
-    sink.Put(logic.template Next<Ops>(counts), block);
+  for (ptrdiff_t block = 0; block < kBlocks; ++block) {
+    const RowSums<V> next = SumBlock<Ops>(rows, block + 1);
+    sink.Put(NextBlock<Ops>(logic, previous, current, next), static_cast<size_t>(block));
     previous = current;
     current = next;
+  }
+}
+
+// Only the bands in `bands`; the other blocks are kept as they are (see
+// StoreAndCompareRows::Keep). Unrolled over the bands like StepTile, so
+// every row index is a constant; a band following a skipped one first sums
+// the block above it.
+template <class Ops, class Logic>
+[[gnu::always_inline]] inline void StepTileBands(const TileNeighbourhood& tiles, const Logic& logic,
+                                                 StoreAndCompareRows<Ops>& sink, BandMask bands) {
+  using V = typename Ops::V;
+  constexpr ptrdiff_t kPerBand = kBlocksPerBand<Ops>;
+  static_assert(kBandRows % Ops::kLanes == 0, "row blocks must tile a band");
+  const NeighbourRows rows(tiles);
+  RowSums<V> previous{};
+  RowSums<V> current{};
+#pragma GCC unroll 8
+  for (ptrdiff_t band = 0; band < kTileBands; ++band) {
+    const ptrdiff_t first = band * kPerBand;
+    if (!(bands >> band & 1)) {
+#pragma GCC unroll 64
+      for (ptrdiff_t block = first; block < first + kPerBand; ++block) {
+        sink.Keep(static_cast<size_t>(block));
+      }
+      continue;
+    }
+    if (band == 0 || !(bands >> (band - 1) & 1)) {
+      previous = SumBlock<Ops>(rows, first - 1);
+      current = SumBlock<Ops>(rows, first);
+    }
+#pragma GCC unroll 64
+    for (ptrdiff_t block = first; block < first + kPerBand; ++block) {
+      const RowSums<V> next = SumBlock<Ops>(rows, block + 1);
+      sink.Put(NextBlock<Ops>(logic, previous, current, next), static_cast<size_t>(block));
+      previous = current;
+      current = next;
+    }
   }
 }
 
@@ -258,7 +344,12 @@ void StepTilesWith(const TileBatch& batch, const Logic& logic) {
       StepTile<Ops>(batch.in[i], logic, sink);
     } else {
       StoreAndCompareRows<Ops> sink{batch.targets[i]->rows.data()};
-      StepTile<Ops>(batch.in[i], logic, sink);
+      const BandMask bands = batch.bands == nullptr ? kAllBands : batch.bands[i];
+      if (bands == kAllBands) {
+        StepTile<Ops>(batch.in[i], logic, sink);
+      } else {
+        StepTileBands<Ops>(batch.in[i], logic, sink, bands);
+      }
       batch.changes[i] = sink.Summary();
     }
   }

@@ -15,6 +15,15 @@ void step_batch(const TileBatch& batch, const Rule& rule, SimdLibrary library) {
   }
 }
 
+void step_batch_on_target(const TileBatch& batch, const Rule& rule, size_t target_index,
+                          SimdLibrary library) {
+  if (library == SimdLibrary::kXsimd) {
+    step_tiles_xsimd_target(batch, rule, target_index);
+  } else {
+    step_tiles_highway_target(batch, rule, target_index);
+  }
+}
+
 }  // namespace
 
 void step_tiles(const TileNeighbourhood* in, Tile* out, size_t count, const Rule& rule,
@@ -23,8 +32,8 @@ void step_tiles(const TileNeighbourhood* in, Tile* out, size_t count, const Rule
 }
 
 void step_tiles_over(const TileNeighbourhood* in, Tile* const* targets, TileChange* changes,
-                     size_t count, const Rule& rule, SimdLibrary library) {
-  step_batch({in, count, nullptr, targets, changes}, rule, library);
+                     size_t count, const Rule& rule, SimdLibrary library, const BandMask* bands) {
+  step_batch({in, count, nullptr, targets, changes, bands}, rule, library);
 }
 
 std::string simd_target_name(SimdLibrary library) {
@@ -41,12 +50,13 @@ std::vector<std::string> simd_targets_compiled(SimdLibrary library) {
 
 void step_tiles_on_target(const TileNeighbourhood* in, Tile* out, size_t count, const Rule& rule,
                           size_t target_index, SimdLibrary library) {
-  const TileBatch batch{in, count, out, nullptr, nullptr};
-  if (library == SimdLibrary::kXsimd) {
-    step_tiles_xsimd_target(batch, rule, target_index);
-  } else {
-    step_tiles_highway_target(batch, rule, target_index);
-  }
+  step_batch_on_target({in, count, out, nullptr, nullptr}, rule, target_index, library);
+}
+
+void step_tiles_over_on_target(const TileNeighbourhood* in, Tile* const* targets,
+                               TileChange* changes, size_t count, const Rule& rule,
+                               const BandMask* bands, size_t target_index, SimdLibrary library) {
+  step_batch_on_target({in, count, nullptr, targets, changes, bands}, rule, target_index, library);
 }
 
 }  // namespace gol::cpu

@@ -35,8 +35,13 @@ void step_tiles(const TileNeighbourhood* in, Tile* out, size_t count, const Rule
 // how it differs from what it overwrote (noted while the new rows are in
 // registers, so the caller never reads the tile again). No target may alias an input tile
 // or another target.
+// With `bands`, only the bands bands[i] of tile i are stepped; the rows of
+// the others are left as they are, which is right where *targets[i] already
+// holds their next generation (the sparse world's generation t-1 of a band
+// whose inputs at t equal those at t-2).
 void step_tiles_over(const TileNeighbourhood* in, Tile* const* targets, TileChange* changes,
-                     size_t count, const Rule& rule, SimdLibrary library);
+                     size_t count, const Rule& rule, SimdLibrary library,
+                     const BandMask* bands = nullptr);
 
 // The instruction set the Highway kernel dispatches to on this machine
 // ("AVX3", "AVX2", "SSE4", "SCALAR", ...), or xsimd's architecture name.
@@ -53,5 +58,10 @@ std::vector<std::string> simd_targets_compiled(SimdLibrary library = SimdLibrary
 // step_tiles with the kernel of simd_targets_supported(library)[target_index].
 void step_tiles_on_target(const TileNeighbourhood* in, Tile* out, size_t count, const Rule& rule,
                           size_t target_index, SimdLibrary library = SimdLibrary::kHighway);
+// step_tiles_over with the kernel of simd_targets_supported(library)[target_index].
+void step_tiles_over_on_target(const TileNeighbourhood* in, Tile* const* targets,
+                               TileChange* changes, size_t count, const Rule& rule,
+                               const BandMask* bands, size_t target_index,
+                               SimdLibrary library = SimdLibrary::kHighway);
 
 }  // namespace gol::cpu

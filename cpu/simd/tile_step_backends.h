@@ -11,13 +11,15 @@
 namespace gol::cpu {
 
 // A batch as step_tiles and step_tiles_over take it: results either to
-// out[i] (targets null), or over *targets[i] with changes[i] noted.
+// out[i] (targets null), or over *targets[i] with changes[i] noted, only in
+// the bands bands[i] (every band where bands is null).
 struct TileBatch {
   const TileNeighbourhood* in;
   size_t count;
   Tile* out;
   Tile* const* targets;
   TileChange* changes;
+  const BandMask* bands = nullptr;
 };
 
 // Each library: the dispatched kernel, its instruction set's name, the

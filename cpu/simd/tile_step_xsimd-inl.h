@@ -34,6 +34,16 @@ struct XsimdOps {
     return a >> kBits;
   }
   static V Xor3(V a, V b, V c) { return a ^ b ^ c; }
+  // One vptest (ptest with SSE4.1), as the Highway policy does.
+  static bool AllZero(V a) {
+#if XSIMD_WITH_AVX512F
+    return _mm512_test_epi64_mask(a, a) == 0;
+#elif XSIMD_WITH_AVX2
+    return _mm256_testz_si256(a, a);
+#else
+    return xsimd::all(a == V(uint64_t{0}));
+#endif
+  }
   static V OrAnd(V a, V b, V c) { return a | (b & c); }
   static V Majority(V a, V b, V c) { return (a & b) | (c & (a ^ b)); }
   static V XorAndNot(V a, V b, V c) { return AndNot(c, a ^ b); }

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <bit>
 #include <vector>
 
 #include "engine/core/error.h"
@@ -19,7 +21,7 @@ using test::TileStepper;
 // checkpoint (generation counts, increasing).
 void expect_matches_reference(const CellSet& cells, const Rule& rule, const Topology& topology,
                               const std::vector<uint64_t>& checkpoints,
-                              TileStepper stepper = TileStepper::kHighway) {
+                              TileStepper stepper = TileStepper::kBands) {
   SparseGrid grid;
   grid.load(cells, topology, topology.is_torus() && rule.births_on_zero());
   auto oracle = cpu::make_bit_backend();
@@ -52,6 +54,10 @@ TEST(SparseGrid, ScalarAndSimdTileStepsAgreeThroughTheGrid) {
                            TileStepper::kScalar);
   expect_matches_reference(soup(100, 100, 0.5, 9), Rule::conway(), Topology::plane(),
                            {1, 5, 20, 121}, TileStepper::kXsimd);
+  expect_matches_reference(soup(200, 150, 0.5, 9), Rule::conway(), Topology::plane(),
+                           {1, 5, 20, 121, 300}, TileStepper::kHighway);
+  expect_matches_reference(soup(200, 150, 0.5, 9), Rule::conway(), Topology::plane(),
+                           {1, 5, 20, 121, 300}, TileStepper::kBandsXsimd);
   expect_matches_reference(soup(200, 150, 0.5, 9), Rule::conway(), Topology::plane(),
                            {1, 2, 20, 121, 300}, TileStepper::kWrittenOver);
   expect_matches_reference(soup(128, 192, 0.5, 9), Rule::conway(), Topology::torus(128, 192),
@@ -185,6 +191,30 @@ TEST(SparseGrid, TilesCreatedAndFreedAcrossSlabBoundariesMatchTheReference) {
   EXPECT_TRUE(grid.cells() == test::reference_run(cells, Rule::conway(), Topology::plane(), 300));
 }
 
+// A glider inside a tile steps only the bands around it (its rows and the
+// next band up or down), and crossing band and tile edges every generation
+// it stays exact.
+TEST(SparseGrid, AGliderStepsOnlyTheBandsAroundIt) {
+  const CellSet start = test::glider(20, 3);
+  SparseGrid grid;
+  grid.load(start, Topology::plane(), false);
+  const Rule rule = Rule::conway();
+  test::run(grid, rule, 2);
+  int most_bands = 0;
+  for (int generation = 2; generation < 200; ++generation) {
+    ASSERT_EQ(grid.active().size(), grid.active_bands().size());
+    int bands = 0;
+    for (BandMask mask : grid.active_bands()) bands += std::popcount(mask);
+    most_bands = std::max(most_bands, bands);
+    test::step_generation(grid, rule, TileStepper::kBands);
+    ASSERT_TRUE(grid.cells() == test::reference_run(start, rule, Topology::plane(), generation + 1))
+        << generation + 1;
+  }
+  // Three bands (rows within one of the glider's) in each of at most four
+  // tiles at a corner, never whole tiles.
+  EXPECT_LE(most_bands, 4 * 3);
+}
+
 TEST(SparseGrid, APatternCrossesTheTorusEdges) {
   const Topology torus = Topology::torus(128, 192);
   const CellSet start = test::glider(120, 185);
@@ -197,15 +227,24 @@ TEST(SparseGrid, APatternCrossesTheTorusEdges) {
 }
 
 TEST(SparseGrid, ActivityThroughATileCornerOnly) {
-  // Gliders whose paths pass diagonally through the corner where four
-  // tiles meet: the south-east and north-east movers, checked every
-  // generation as they cross.
-  const CellSet south_east = test::glider(55, 55);
-  const CellSet north_east = test::picture({"OOO", "..O", ".O."}, 55, -58);
+  // Gliders in all four directions whose paths pass diagonally through the
+  // corner where four tiles meet, at several offsets from it, checked every
+  // generation as they cross: a corner cell alone must wake the diagonal
+  // neighbour, in the band facing it.
+  const std::initializer_list<const char*> kGliders[4] = {
+      {".O.", "..O", "OOO"}, {".O.", "O..", "OOO"}, {"OOO", "..O", ".O."}, {"OOO", "O..", ".O."}};
+  const int kStartX[4] = {-12, 10, -12, 10};  // moving east starts west of the corner
+  const int kStartY[4] = {-12, -12, 10, 10};  // moving south starts north of it
   std::vector<uint64_t> every_generation;
   for (uint64_t g = 1; g <= 60; ++g) every_generation.push_back(g);
-  expect_matches_reference(south_east, Rule::conway(), Topology::plane(), every_generation);
-  expect_matches_reference(north_east, Rule::conway(), Topology::plane(), every_generation);
+  for (int direction = 0; direction < 4; ++direction) {
+    for (int offset = -2; offset <= 2; ++offset) {
+      SCOPED_TRACE(testing::Message() << "glider " << direction << " offset " << offset);
+      const CellSet start =
+          test::picture(kGliders[direction], kStartX[direction] + offset, kStartY[direction]);
+      expect_matches_reference(start, Rule::conway(), Topology::plane(), every_generation);
+    }
+  }
   // B1 births a cell diagonal to a single live corner cell.
   const Rule b1 = parse_rule("B1/S").rule;
   expect_matches_reference(test::picture({"O"}, 63, 63), b1, Topology::plane(), {1, 2, 3, 4, 5});

@@ -14,8 +14,10 @@
 namespace gol::sparse::test {
 
 // kWrittenOver: the Highway step written into commit_target() by the test,
-// then committed with commit_written().
-enum class TileStepper { kScalar, kHighway, kXsimd, kWrittenOver };
+// then committed with commit_written(). kBands, kBandsXsimd: the kernel
+// steps only active_bands() over commit_target() and reports the change,
+// as the engine's GridStepper does.
+enum class TileStepper { kScalar, kHighway, kXsimd, kWrittenOver, kBands, kBandsXsimd };
 
 inline bool cell_around(const Tile* const (&at)[3][3], int x, int y) {
   const int tx = x < 0 ? 0 : (x < kTileSize ? 1 : 2);
@@ -59,6 +61,21 @@ inline size_t step_generation(SparseGrid& grid, const Rule& rule, TileStepper st
     grid.advance_asleep(1);
     return 0;
   }
+  if (stepper == TileStepper::kBands || stepper == TileStepper::kBandsXsimd) {
+    for (size_t i = 0; i < count; ++i) {
+      cpu::TileNeighbourhood in;
+      grid.neighbourhood(grid.active()[i], in.at);
+      Tile* target = grid.commit_target(i);
+      TileChange change;
+      cpu::step_tiles_over(
+          &in, &target, &change, 1, rule,
+          stepper == TileStepper::kBands ? cpu::SimdLibrary::kHighway : cpu::SimdLibrary::kXsimd,
+          &grid.active_bands()[i]);
+      grid.commit_written(i, change);
+    }
+    grid.finish_generation();
+    return count;
+  }
   for (size_t i = 0; i < count; ++i) {
     const Tile* at[3][3];
     grid.neighbourhood(grid.active()[i], at);
@@ -83,7 +100,7 @@ inline size_t step_generation(SparseGrid& grid, const Rule& rule, TileStepper st
 }
 
 inline void run(SparseGrid& grid, const Rule& rule, uint64_t generations,
-                TileStepper stepper = TileStepper::kHighway) {
+                TileStepper stepper = TileStepper::kBands) {
   for (uint64_t g = 0; g < generations; ++g) step_generation(grid, rule, stepper);
 }
 

@@ -29,6 +29,26 @@ TEST(BorderOccupancy, NamesEachEdgeAndCorner) {
   EXPECT_EQ(border_occupancy(tile), 0);
 }
 
+// The held list names exactly the slots in use, each once, and each held
+// tile's absent-neighbour bits match its links.
+void expect_held_matches_in_use(const TileMap& map) {
+  for (int32_t slot : map.held()) {
+    uint8_t absent = 0;
+    for (int direction = 0; direction < kDirections; ++direction) {
+      if (map.neighbours(slot)[direction] == TileMap::kEmptySlot) absent |= 1 << direction;
+    }
+    EXPECT_EQ(map.absent_neighbours(slot), absent) << "slot " << slot;
+  }
+  std::vector<int32_t> held(map.held().begin(), map.held().end());
+  std::sort(held.begin(), held.end());
+  std::vector<int32_t> in_use;
+  for (size_t slot = 0; slot < map.slot_count(); ++slot) {
+    if (map.in_use(static_cast<int32_t>(slot))) in_use.push_back(static_cast<int32_t>(slot));
+  }
+  EXPECT_EQ(held, in_use);
+  EXPECT_EQ(held.size(), map.size());
+}
+
 TEST(TileMap, LinksNeighboursBothWaysOnCreateAndUnlinksOnFree) {
   TileMap map;
   map.reset_plane();
@@ -44,7 +64,9 @@ TEST(TileMap, LinksNeighboursBothWaysOnCreateAndUnlinksOnFree) {
   EXPECT_FALSE(map.in_use(TileMap::kEmptySlot));
   EXPECT_EQ(map.size(), 3u);
 
+  expect_held_matches_in_use(map);
   map.free(east);
+  expect_held_matches_in_use(map);
   EXPECT_EQ(map.neighbours(centre)[kE], TileMap::kEmptySlot);
   EXPECT_EQ(map.find({1, 0}), TileMap::kAbsent);
   EXPECT_EQ(map.size(), 2u);
@@ -57,18 +79,6 @@ TEST(TileMap, LinksNeighboursBothWaysOnCreateAndUnlinksOnFree) {
   EXPECT_EQ(map.neighbours(reused)[kS], centre);
   EXPECT_EQ(map.neighbours(centre)[kN], reused);
   EXPECT_EQ(map.coord(reused), (TileCoord{0, -1}));
-}
-
-// The held list names exactly the slots in use, each once.
-void expect_held_matches_in_use(const TileMap& map) {
-  std::vector<int32_t> held(map.held().begin(), map.held().end());
-  std::sort(held.begin(), held.end());
-  std::vector<int32_t> in_use;
-  for (size_t slot = 0; slot < map.slot_count(); ++slot) {
-    if (map.in_use(static_cast<int32_t>(slot))) in_use.push_back(static_cast<int32_t>(slot));
-  }
-  EXPECT_EQ(held, in_use);
-  EXPECT_EQ(held.size(), map.size());
 }
 
 TEST(TileMap, GrowsBySlabsWithStableAddressesAndReleasesEmptiedSlabs) {
@@ -156,6 +166,7 @@ TEST(TileMap, SingleTileTorusIsItsOwnNeighbour) {
   for (int direction = 0; direction < kDirections; ++direction) {
     EXPECT_EQ(map.neighbours(only)[direction], only);
   }
+  EXPECT_EQ(map.absent_neighbours(only), 0);
 }
 
 }  // namespace
