@@ -30,6 +30,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <span>
 #include <utility>
 
 #include "cpu/simd/tile_step.h"
@@ -58,6 +59,42 @@ struct Region {
   std::vector<TileCoord> ring;      // the CPU tiles around it
   int epochs_held = 0;
   bool stepped = false;  // the pool has run an epoch since it was added
+};
+
+// The tiles of regions on their way into a larger region that replaces
+// them (a region that grows), at t and t-1: they come down from the pool and
+// go straight up again, never through the grid, whose copies of them are
+// stale.
+class CarriedTiles {
+ public:
+  // Makes room for the tiles at `coords`; returns the index of the first.
+  size_t append(std::span<const TileCoord> coords) {
+    const size_t first = current_.size();
+    current_.resize(first + coords.size());
+    previous_.resize(first + coords.size());
+    for (size_t i = 0; i < coords.size(); ++i) index_.emplace_back(coords[i], first + i);
+    sorted_ = false;
+    return first;
+  }
+  std::span<Tile> current(size_t first, size_t count) { return {&current_[first], count}; }
+  std::span<Tile> previous(size_t first, size_t count) { return {&previous_[first], count}; }
+  // The tile carried at `coord` (t, t-1), or nulls.
+  std::pair<const Tile*, const Tile*> find(TileCoord coord) {
+    if (!sorted_) {
+      std::sort(index_.begin(), index_.end());
+      sorted_ = true;
+    }
+    const auto it =
+        std::lower_bound(index_.begin(), index_.end(), std::pair<TileCoord, size_t>{coord, 0});
+    if (it == index_.end() || it->first != coord) return {nullptr, nullptr};
+    return {&current_[it->second], &previous_[it->second]};
+  }
+
+ private:
+  std::vector<std::pair<TileCoord, size_t>> index_;
+  std::vector<Tile> current_;
+  std::vector<Tile> previous_;
+  bool sorted_ = true;
 };
 
 class HybridBackend final : public Backend {
@@ -96,8 +133,9 @@ class HybridBackend final : public Backend {
     timings_ = {};
     cpu_tiles_stepped_ = 0;
     cpu_tiles_last_generation_ = 0;
+    CarriedTiles none;
     for (const TileRect& rect : options_.fixed_regions) {
-      add_region(hybrid::fit_to_torus(rect, torus_));
+      add_region(hybrid::fit_to_torus(rect, torus_), none);
     }
     grid_.replan();
     // The first partition is part of loading, as the other GPU backends
@@ -245,7 +283,7 @@ class HybridBackend final : public Backend {
     cpu_tiles_stepped_ += stepped;
     const double seconds = seconds_since(start);
     timings_.cpu += seconds;
-    if (!options_.fixed_costs) costs_.observe_cpu(seconds, stepped);
+    if (!options_.fixed_costs) costs_.observe_cpu(seconds, static_cast<uint64_t>(k), stepped);
   }
 
   // The CPU tiles around each region at generation t. Every epoch leaves
@@ -288,7 +326,7 @@ class HybridBackend final : public Backend {
     if (imported) grid_.replan();
   }
 
-  void add_region(const TileRect& rect) {
+  void add_region(const TileRect& rect, CarriedTiles& carried) {
     Region region;
     region.rect = rect;
     region.id = pool_->add_region(rect);
@@ -306,7 +344,7 @@ class HybridBackend final : public Backend {
         if (edge && !whole) region.boundary.push_back(coord);
       }
     }
-    upload_owned(region);
+    upload_owned(region, carried);
     for (const TileCoord& coord : region.owned)
       grid_.set_owner(grid_.map().find(coord), TileOwner::kGpu);
     for (const TileCoord& coord : region.boundary) {
@@ -315,10 +353,10 @@ class HybridBackend final : public Backend {
     regions_.push_back(std::move(region));
   }
 
-  // A new region's tiles at t and t-1 from the grid, which holds them
-  // exactly until now; the pool starts with every tile dead, so only live
-  // ones go up.
-  void upload_owned(const Region& region) {
+  // A new region's tiles at t and t-1: carried ones from the regions it
+  // replaces, the rest from the grid, which holds them exactly until now.
+  // The pool starts with every tile dead, so only live ones go up.
+  void upload_owned(const Region& region, CarriedTiles& carried) {
     const int parity = static_cast<int>(grid_.generation() & 1);
     std::vector<TileCoord> coords;
     std::vector<Tile> current;
@@ -326,16 +364,32 @@ class HybridBackend final : public Backend {
     for (const TileCoord& coord : region.owned) {
       const int32_t slot = grid_.ensure_tile(coord);
       GOL_CHECK(slot != sparse::TileMap::kAbsent);
-      const auto& map = grid_.map();
-      if (!map.summary(parity, slot).nonempty && !map.summary(parity ^ 1, slot).nonempty) continue;
+      auto [now, before] = carried.find(coord);
+      if (now == nullptr) {
+        now = &grid_.map().tile(parity, slot);
+        before = &grid_.map().tile(parity ^ 1, slot);
+      }
+      if (now->empty() && before->empty()) continue;
       coords.push_back(coord);
-      current.push_back(map.tile(parity, slot));
-      previous.push_back(map.tile(parity ^ 1, slot));
+      current.push_back(*now);
+      previous.push_back(*before);
     }
     // At generation 0 the grid's t-1 is t itself, which is what the pool
     // assumes without it.
     if (grid_.generation() == 0) previous.clear();
     if (!coords.empty()) pool_->upload(region.id, coords, current, previous);
+  }
+
+  // Takes a region off the pool into `carried`, for a region that replaces
+  // it; the grid's ownership of its tiles is set by that region.
+  void carry_region(size_t index, CarriedTiles& carried) {
+    const Region& region = regions_[index];
+    const size_t count = region.owned.size();
+    const size_t first = carried.append(region.owned);
+    pool_->download(region.id, region.owned, carried.current(first, count),
+                    carried.previous(first, count));
+    pool_->remove_region(region.id);
+    regions_.erase(regions_.begin() + static_cast<std::ptrdiff_t>(index));
   }
 
   // Hands a region back: its tiles at t and t-1 come down, are imported
@@ -397,8 +451,19 @@ class HybridBackend final : public Backend {
         held, clusters, active, costs_.model(), k, torus_, options_.partition);
     if (plan.release.empty() && plan.add.empty()) return false;
     // Released from the back, so the indices of the others stay valid.
-    for (auto it = plan.release.rbegin(); it != plan.release.rend(); ++it) release_region(*it);
-    for (const TileRect& rect : plan.add) add_region(rect);
+    CarriedTiles carried;
+    for (auto it = plan.release.rbegin(); it != plan.release.rend(); ++it) {
+      const TileRect& old_rect = regions_[*it].rect;
+      const bool grows = std::any_of(plan.add.begin(), plan.add.end(), [&](const TileRect& rect) {
+        return hybrid::rect_contains(rect, old_rect, torus_);
+      });
+      if (grows) {
+        carry_region(*it, carried);
+      } else {
+        release_region(*it);
+      }
+    }
+    for (const TileRect& rect : plan.add) add_region(rect, carried);
     grid_.replan();
     if (trace_) trace_partition(plan, held.size());
     return true;
@@ -410,12 +475,13 @@ class HybridBackend final : public Backend {
     const hybrid::CostModel& model = costs_.model();
     std::fprintf(stderr,
                  "hybrid: generation %llu: %zu of %zu regions released, %zu added: %zu regions, "
-                 "%llu GPU tiles, %zu CPU tiles active; ns a tile: CPU %.2f, GPU %.3f + %.0f a "
-                 "region\n",
+                 "%llu GPU tiles, %zu CPU tiles active; ns: CPU %.2f a tile + %.0f a generation, "
+                 "GPU %.3f a tile + %.0f a region\n",
                  static_cast<unsigned long long>(grid_.generation()), plan.release.size(),
                  held_before, plan.add.size(), regions_.size(),
                  static_cast<unsigned long long>(gpu_tiles), grid_.active().size(),
-                 model.cpu_ns_per_tile, model.gpu_ns_per_tile, model.gpu_overhead_ns);
+                 model.cpu_ns_per_tile, model.cpu_generation_ns, model.gpu_ns_per_tile,
+                 model.gpu_overhead_ns);
     for (const TileRect& rect : plan.add) {
       std::fprintf(stderr, "hybrid:   added %lld,%lld %lldx%lld tiles\n",
                    static_cast<long long>(rect.tx), static_cast<long long>(rect.ty),

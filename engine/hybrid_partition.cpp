@@ -126,6 +126,7 @@ CostModel default_cost_model(int cpu_threads) {
   // and activity copy take some tens of microseconds.
   CostModel model;
   model.cpu_ns_per_tile = 200.0 / std::max(1, cpu_threads);
+  model.cpu_generation_ns = 5e3;
   model.gpu_overhead_ns = 30e3;
   model.gpu_ns_per_tile = 0.4;
   model.transfer_ns_per_byte = 0.1;  // 10 GB/s through pinned memory
@@ -137,35 +138,35 @@ namespace {
 // Weight of the newest observation in the running averages: a handful of
 // epochs, so the model follows a settling soup without jumping on noise.
 constexpr double kNewWeight = 0.25;
-// Observations smaller than this are mostly fixed costs and say little
-// about the cost of a tile.
-constexpr uint64_t kMinObservedTiles = 2048;
-
 double blend(double old_value, double sample) {
   return old_value + kNewWeight * (sample - old_value);
 }
 
+// Splits an observed cost into fixed_units x fixed_each + variable_units x
+// variable_each: an observation where the variable part dominates refines
+// variable_each, one where the fixed part does refines fixed_each.
+void refine(double nanoseconds, double fixed_units, double variable_units, double& fixed_each,
+            double& variable_each) {
+  if (fixed_units <= 0 || variable_units <= 0) return;
+  const double fixed = fixed_each * fixed_units;
+  const double variable = variable_each * variable_units;
+  if (variable >= fixed) {
+    variable_each = blend(variable_each, std::max(0.0, nanoseconds - fixed) / variable_units);
+  } else {
+    fixed_each = blend(fixed_each, std::max(0.0, nanoseconds - variable) / fixed_units);
+  }
+}
+
 }  // namespace
 
-void CostCalibration::observe_cpu(double seconds, uint64_t tile_generations) {
-  if (tile_generations < kMinObservedTiles) return;
-  model_.cpu_ns_per_tile =
-      blend(model_.cpu_ns_per_tile, seconds * 1e9 / static_cast<double>(tile_generations));
+void CostCalibration::observe_cpu(double seconds, uint64_t generations, uint64_t tile_generations) {
+  refine(seconds * 1e9, static_cast<double>(generations), static_cast<double>(tile_generations),
+         model_.cpu_generation_ns, model_.cpu_ns_per_tile);
 }
 
 void CostCalibration::observe_gpu(double seconds, uint64_t tile_generations, size_t regions) {
-  if (regions == 0 || tile_generations == 0) return;
-  const double nanoseconds = seconds * 1e9;
-  const double fixed = model_.gpu_overhead_ns * static_cast<double>(regions);
-  const double variable = model_.gpu_ns_per_tile * static_cast<double>(tile_generations);
-  if (variable >= fixed) {
-    model_.gpu_ns_per_tile =
-        blend(model_.gpu_ns_per_tile,
-              std::max(0.0, nanoseconds - fixed) / static_cast<double>(tile_generations));
-  } else {
-    model_.gpu_overhead_ns = blend(model_.gpu_overhead_ns, std::max(0.0, nanoseconds - variable) /
-                                                               static_cast<double>(regions));
-  }
+  refine(seconds * 1e9, static_cast<double>(regions), static_cast<double>(tile_generations),
+         model_.gpu_overhead_ns, model_.gpu_ns_per_tile);
 }
 
 bool rects_conflict(const gpu::TileRect& a, const gpu::TileRect& b, const TorusTiles& torus) {
@@ -336,6 +337,12 @@ std::vector<Cluster> find_clusters(const ActivityBlocks& activity, const TorusTi
                   grown(y_span(cluster.rect), margin(cluster.rect.height), torus.y));
     cluster.rect = fit_to_torus(margin_rect, torus);
     if (!torus.is_torus() && !within_plane_range(cluster.rect)) continue;
+    // A thin line of activity (a glider stream) spans a large square of
+    // tiles that would be stepped for nothing.
+    if (static_cast<double>(cluster.active_tiles) <
+        options.min_fill * static_cast<double>(cluster.rect.area())) {
+      continue;
+    }
     clusters.push_back(cluster);
   }
   merge_conflicting(clusters, torus);
@@ -374,23 +381,43 @@ PartitionPlan plan_partition(std::span<const HeldRegion> held, std::span<const C
     std::vector<Planned> absorbed;
     gpu::TileRect rect = cluster.rect;
     bool contained = false;
-    // Absorb every planned region the growing rectangle touches.
-    for (bool grew = true; grew;) {
-      grew = false;
-      for (size_t i = 0; i < plan.size(); ++i) {
-        if (!rects_conflict(rect, plan[i].rect, torus)) continue;
-        contained = contained || (absorbed.empty() && rect_contains(plan[i].rect, rect, torus));
-        rect = fit_to_torus(rect_cover(rect, plan[i].rect, torus), torus);
-        absorbed.push_back(plan[i]);
-        plan.erase(plan.begin() + static_cast<std::ptrdiff_t>(i));
-        grew = true;
-        break;
+    // Absorbs every planned region the growing rectangle touches.
+    const auto absorb = [&] {
+      for (bool grew = true; grew;) {
+        grew = false;
+        for (size_t i = 0; i < plan.size(); ++i) {
+          if (!rects_conflict(rect, plan[i].rect, torus)) continue;
+          contained = contained || (absorbed.empty() && rect_contains(plan[i].rect, rect, torus));
+          rect = fit_to_torus(rect_cover(rect, plan[i].rect, torus), torus);
+          absorbed.push_back(plan[i]);
+          plan.erase(plan.begin() + static_cast<std::ptrdiff_t>(i));
+          grew = true;
+          break;
+        }
       }
-    }
+    };
+    absorb();
     const auto restore = [&] { plan.insert(plan.end(), absorbed.begin(), absorbed.end()); };
     if (contained && absorbed.size() == 1) {
       restore();  // activity inside a region it already has
       continue;
+    }
+    if (!absorbed.empty()) {
+      // A region that grows once tends to grow again (a soup's fringe
+      // creeps on): growing by a fraction of its side makes the round
+      // trips of a steadily growing cluster few, as a vector's doubling does.
+      const auto extra = [&](int64_t side) {
+        return std::max<int64_t>(
+            1, static_cast<int64_t>(options.growth_fraction * static_cast<double>(side)));
+      };
+      rect = fit_to_torus(make_rect(grown(x_span(rect), extra(rect.width), torus.x),
+                                    grown(y_span(rect), extra(rect.height), torus.y)),
+                          torus);
+      if (!torus.is_torus() && !within_plane_range(rect)) {
+        restore();
+        continue;
+      }
+      absorb();
     }
     double absorbed_ns = 0;
     int64_t absorbed_active = 0;
@@ -414,8 +441,9 @@ PartitionPlan plan_partition(std::span<const HeldRegion> held, std::span<const C
   PartitionPlan result;
   std::vector<bool> kept(held.size(), false);
   for (size_t i = 0; i < plan.size(); ++i) {
-    for (size_t j = i + 1; j < plan.size(); ++j)
+    for (size_t j = i + 1; j < plan.size(); ++j) {
       GOL_CHECK(!rects_conflict(plan[i].rect, plan[j].rect, torus));
+    }
     if (plan[i].held_index >= 0) {
       kept[static_cast<size_t>(plan[i].held_index)] = true;
     } else {

@@ -29,6 +29,10 @@ struct CostModel {
   double gpu_overhead_ns = 0;       // one region, one epoch: launch, sync, small copies
   double gpu_ns_per_tile = 0;       // one tile of a region's rectangle+ring, one generation
   double transfer_ns_per_byte = 0;  // host<->device, either way
+  // One CPU generation whatever it steps (dispatch to the workers,
+  // planning): paid on either partition, so no decision weighs it, but
+  // without it a few tiles would look as dear as the whole generation.
+  double cpu_generation_ns = 0;
 
   double cpu_epoch_ns(int64_t active_tiles, int generations) const;
   // The region's device time, its ghosts awake on the CPU (they sleep like
@@ -48,8 +52,10 @@ CostModel default_cost_model(int cpu_threads);
 class CostCalibration {
  public:
   explicit CostCalibration(const CostModel& start) : model_(start) {}
-  // `tile_generations` tiles stepped on the CPU took `seconds` of wall time.
-  void observe_cpu(double seconds, uint64_t tile_generations);
+  // `generations` generations of `tile_generations` tiles in all took the
+  // CPU `seconds` of wall time. The cost of a generation is learnt from
+  // small steps, the cost per tile from large ones.
+  void observe_cpu(double seconds, uint64_t generations, uint64_t tile_generations);
   // An epoch of `regions` regions and `tile_generations` rectangle+ring
   // tiles stepped took `seconds` on the device. The overhead is learnt from
   // small epochs, the cost per tile from large ones.
@@ -120,6 +126,9 @@ struct ClusterOptions {
   // tiles down and up again); GPU area is cheap, round trips are not.
   int64_t margin = 2;
   double margin_fraction = 1.0 / 16;
+  // Clusters with fewer active tiles than this fraction of their rectangle
+  // (margin included) stay on the CPU.
+  double min_fill = 1.0 / 6;
 };
 
 // The active tiles grouped into clusters: dense blocks joined with their
@@ -149,6 +158,9 @@ struct PartitionOptions {
   // A region is not returned for being sparse before this many epochs
   // (one that falls asleep returns at once).
   int min_epochs_held = 4;
+  // A region that grows gains this fraction of its side on every side
+  // beyond the cluster that made it grow.
+  double growth_fraction = 1.0 / 8;
 };
 
 struct PartitionPlan {

@@ -68,6 +68,7 @@ ClusterOptions options_with_margin(int64_t margin) {
   ClusterOptions options;
   options.margin = margin;
   options.margin_fraction = 0;
+  options.min_fill = 0;
   return options;
 }
 
@@ -135,6 +136,17 @@ TEST(HybridClusters, LargeClustersGetMarginsInProportion) {
   EXPECT_EQ(small[0].rect, (TileRect{-2, -2, 20, 12}));
 }
 
+TEST(HybridClusters, ThinLinesOfActivityStayOnTheCpu) {
+  // A diagonal band three tiles wide, like a glider stream: dense blocks
+  // all along it, but most of its square empty.
+  std::vector<TileCoord> stream;
+  for (int64_t i = 0; i < 64; ++i) {
+    for (int64_t w = 0; w < 3; ++w) stream.push_back({i + w, i});
+  }
+  EXPECT_TRUE(find_clusters(blocks_of(stream), kPlane, {}).empty());
+  EXPECT_EQ(find_clusters(blocks_of(stream), kPlane, options_with_margin(2)).size(), 1u);
+}
+
 TEST(HybridClusters, BlobsTooCloseForTwoRegionsMerge) {
   // In blocks 0 and 2, 11 tiles apart: margins of 6 leave no tile between
   // their rectangles, margins of 5 leave one.
@@ -159,7 +171,7 @@ TEST(HybridClusters, WrapAroundATorusOrBecomeIt) {
   EXPECT_EQ(clusters[0].rect, (TileRect{59, 43, 10, 10}));
   // A band round the torus: the whole torus.
   const std::vector<Cluster> band =
-      find_clusters(blocks_of(filled({0, 10, 64, 8}), torus), torus, {});
+      find_clusters(blocks_of(filled({0, 10, 64, 8}), torus), torus, options_with_margin(2));
   ASSERT_EQ(band.size(), 1u);
   EXPECT_EQ(band[0].rect, (TileRect{0, 0, 64, 48}));
 }
@@ -168,7 +180,8 @@ CostModel simple_costs() {
   return {.cpu_ns_per_tile = 10,
           .gpu_overhead_ns = 1000,
           .gpu_ns_per_tile = 0.5,
-          .transfer_ns_per_byte = 0};
+          .transfer_ns_per_byte = 0,
+          .cpu_generation_ns = 3000};
 }
 
 TEST(HybridCosts, GpuEpochCountsTheRingTheAwakeGhostsAndTheBus) {
@@ -187,10 +200,14 @@ TEST(HybridCosts, GpuEpochCountsTheRingTheAwakeGhostsAndTheBus) {
 
 TEST(HybridCosts, CalibrationFollowsWhatEpochsCost) {
   CostCalibration calibration(simple_costs());
-  for (int i = 0; i < 40; ++i) calibration.observe_cpu(40e-6, 1000);  // too small to count
-  EXPECT_DOUBLE_EQ(calibration.model().cpu_ns_per_tile, 10);
-  for (int i = 0; i < 40; ++i) calibration.observe_cpu(80e-6, 4000);  // 20 ns a tile
+  // CPU truth: 4000 ns a generation and 20 ns a tile; a few tiles a
+  // generation teach the former, thousands the latter.
+  for (int i = 0; i < 60; ++i) {
+    calibration.observe_cpu((32 * 4000.0 + 20.0 * 32 * 5000) * 1e-9, 32, 32 * 5000);
+    calibration.observe_cpu((32 * 4000.0 + 20.0 * 32 * 10) * 1e-9, 32, 32 * 10);
+  }
   EXPECT_NEAR(calibration.model().cpu_ns_per_tile, 20, 0.01);
+  EXPECT_NEAR(calibration.model().cpu_generation_ns, 4000, 10);
   // Large epochs teach the cost per tile, small ones the overhead: truth
   // is 3000 ns a region and 2 ns a tile.
   for (int i = 0; i < 60; ++i) {
@@ -259,7 +276,8 @@ TEST(HybridPlan, ActivityInsideARegionChangesNothingAndBeyondItGrowsIt) {
       plan_partition({&region, 1}, clusters, blocks_of(both), costs, 32, kPlane, no_minimum_age());
   EXPECT_EQ(grown.release, (std::vector<size_t>{0}));
   ASSERT_EQ(grown.add.size(), 1u);
-  EXPECT_EQ(grown.add[0], (TileRect{0, -2, 40, 22}));
+  // The cover of both (0, -2, 40 x 22), grown by an eighth of its side.
+  EXPECT_EQ(grown.add[0], (TileRect{-5, -4, 50, 26}));
 }
 
 TEST(HybridPlan, AddedRegionsNeverConflictWithKeptOnes) {

@@ -36,8 +36,10 @@ HybridOptions eager_options(int epoch_generations = 32) {
   options.fixed_costs = hybrid::CostModel{.cpu_ns_per_tile = 20,
                                           .gpu_overhead_ns = 2000,
                                           .gpu_ns_per_tile = 0.1,
-                                          .transfer_ns_per_byte = 0};
+                                          .transfer_ns_per_byte = 0,
+                                          .cpu_generation_ns = 0};
   options.clusters.dense_block_tiles = 4;
+  options.clusters.min_fill = 0;
   options.partition.min_epochs_held = 1;
   return options;
 }
