@@ -311,19 +311,19 @@ class HybridBackend final : public Backend {
   void import_ghosts() {
     std::vector<Tile> current;
     std::vector<Tile> previous;
-    bool imported = false;
+    bool changed = false;
     for (const Region& region : regions_) {
       if (region.boundary.empty()) continue;
       current.resize(region.boundary.size());
       previous.resize(region.boundary.size());
       pool_->download(region.id, region.boundary, current, previous);
       for (size_t i = 0; i < region.boundary.size(); ++i) {
-        grid_.import_tile(grid_.map().find(region.boundary[i]), current[i], previous[i]);
+        changed |= grid_.import_tile(grid_.map().find(region.boundary[i]), current[i], previous[i]);
       }
-      imported = true;
     }
-    // A whole-torus region has no ghosts, and then nothing here changed.
-    if (imported) grid_.replan();
+    // Quiet ghosts come back as the CPU left them, and a whole-torus region
+    // has none: then the active list stands.
+    if (changed) grid_.replan();
   }
 
   void add_region(const TileRect& rect, CarriedTiles& carried) {
@@ -443,6 +443,7 @@ class HybridBackend final : public Backend {
   }
 
   bool change_partition(int k) {
+    const auto start = std::chrono::steady_clock::now();
     std::vector<hybrid::HeldRegion> held;
     const hybrid::ActivityBlocks active = activity(held);
     const std::vector<hybrid::Cluster> clusters =
@@ -464,6 +465,12 @@ class HybridBackend final : public Backend {
       }
     }
     for (const TileRect& rect : plan.add) add_region(rect, carried);
+    if (!options_.fixed_costs) {
+      uint64_t moved = 0;
+      for (size_t index : plan.release) moved += static_cast<uint64_t>(held[index].rect.area());
+      for (const TileRect& rect : plan.add) moved += static_cast<uint64_t>(rect.area());
+      costs_.observe_migration(seconds_since(start), moved);
+    }
     grid_.replan();
     if (trace_) trace_partition(plan, held.size());
     return true;

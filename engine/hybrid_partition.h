@@ -33,6 +33,9 @@ struct CostModel {
   // planning): paid on either partition, so no decision weighs it, but
   // without it a few tiles would look as dear as the whole generation.
   double cpu_generation_ns = 0;
+  // Moving one tile onto the GPU or off it (copies both ways, the grid's
+  // bookkeeping): what a new or grown region must earn back.
+  double migrate_ns_per_tile = 0;
 
   double cpu_epoch_ns(int64_t active_tiles, int generations) const;
   // The region's device time, its ghosts awake on the CPU (they sleep like
@@ -60,6 +63,8 @@ class CostCalibration {
   // tiles stepped took `seconds` on the device. The overhead is learnt from
   // small epochs, the cost per tile from large ones.
   void observe_gpu(double seconds, uint64_t tile_generations, size_t regions);
+  // Moving `tiles` tiles between the sides took `seconds`.
+  void observe_migration(double seconds, uint64_t tiles);
   const CostModel& model() const { return model_; }
 
  private:
@@ -161,6 +166,9 @@ struct PartitionOptions {
   // A region that grows gains this fraction of its side on every side
   // beyond the cluster that made it grow.
   double growth_fraction = 1.0 / 8;
+  // A new or grown region must save the cost of moving its tiles within
+  // this many epochs.
+  int amortize_epochs = 32;
 };
 
 struct PartitionPlan {

@@ -251,10 +251,11 @@ void SparseGrid::set_owner(int32_t slot, TileOwner owner) {
   owners_[slot] = owner;
 }
 
-void SparseGrid::import_tile(int32_t slot, const Tile& current, const Tile& previous) {
+bool SparseGrid::import_tile(int32_t slot, const Tile& current, const Tile& previous) {
   const int parity = current_parity();
   Tile& held_current = map_.tile(parity, slot);
   Tile& held_previous = map_.tile(parity ^ 1, slot);
+  if (held_current == current && held_previous == previous) return false;
   const uint8_t differs =
       facing_differences(held_current, current) | facing_differences(held_previous, previous);
   held_current = current;
@@ -272,6 +273,7 @@ void SparseGrid::import_tile(int32_t slot, const Tile& current, const Tile& prev
       create_awake({at.tx + kDirectionDx[direction], at.ty + kDirectionDy[direction]});
     }
   }
+  return true;
 }
 
 void SparseGrid::replan() {

@@ -101,8 +101,10 @@ class SparseGrid {
   // stepped elsewhere, as if it had been stepped here: the tile wakes, each
   // neighbour whose facing border now differs from what the slot held at
   // either generation wakes (its sleep assumed the old border), and on the
-  // plane absent neighbours facing a live border cell are created.
-  void import_tile(int32_t slot, const Tile& current, const Tile& previous);
+  // plane absent neighbours facing a live border cell are created. A tile
+  // equal to what the slot holds at both generations changes nothing (a
+  // quiet ghost coming back); returns whether the tile differed.
+  bool import_tile(int32_t slot, const Tile& current, const Tile& previous);
   // Rebuilds the active list after ownership changes and imports: the tiles
   // active or woken, less the GPU's.
   void replan();

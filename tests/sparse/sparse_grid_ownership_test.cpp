@@ -172,9 +172,20 @@ TEST(SparseGridOwnership, ImportWakesTheTileAndOnlyNeighboursFacingAChangedBorde
   const int32_t centre = grid.map().find({1, 1});
   Tile tile = grid.map().tile(0, centre);
   tile.set(63, 63, true);  // the south-east corner: E, SE and S see it
-  grid.import_tile(centre, tile, tile);
+  EXPECT_TRUE(grid.import_tile(centre, tile, tile));
   grid.replan();
   EXPECT_EQ(active_coords(grid), (std::vector<TileCoord>{{1, 1}, {2, 1}, {1, 2}, {2, 2}}));
+
+  EXPECT_FALSE(grid.import_tile(centre, tile, tile));  // the same again: nothing to do
+
+  // A quiet tile coming back as it was wakes nothing.
+  SparseGrid quiet;
+  load_sleeping_blocks(quiet);
+  const int parity = static_cast<int>(quiet.generation() & 1);
+  EXPECT_FALSE(quiet.import_tile(centre, quiet.map().tile(parity, centre),
+                                 quiet.map().tile(parity ^ 1, centre)));
+  quiet.replan();
+  EXPECT_TRUE(quiet.active().empty());
 
   SparseGrid again;
   load_sleeping_blocks(again);
