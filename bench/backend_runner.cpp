@@ -31,6 +31,8 @@ std::vector<std::string> child_command(const Workload& workload, const std::stri
                                    std::to_string(settings.threads)};
   if (settings.quick) argv.push_back("--quick");
   if (settings.want_shape_hash) argv.push_back("--shape-hash");
+  if (!settings.pattern_file.empty())
+    argv.insert(argv.end(), {"--pattern-file", settings.pattern_file});
   return argv;
 }
 

@@ -24,6 +24,9 @@ struct RunSettings {
   bool want_shape_hash = false;
   // The `gol` executable re-run by --isolate.
   std::string gol_executable;
+  // With --isolate: the RLE the children read, as the baselines do, so
+  // their whole-process time includes reading it; empty: they build it.
+  std::string pattern_file;
 };
 
 // One timed run: Simulation::advance only, construction and loading excluded.

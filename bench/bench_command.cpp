@@ -16,9 +16,11 @@
 #include "bench/plot.h"
 #include "bench/report.h"
 #include "bench/tile_pool_bench.h"
+#include "bench/ulifelib_runner.h"
 #include "bench/workloads.h"
 #include "engine/backend_registry.h"
 #include "engine/core/error.h"
+#include "patterns/pattern_io.h"
 
 namespace gol::bench {
 namespace {
@@ -109,9 +111,34 @@ std::vector<std::string> golly_algorithms(const Workload& workload) {
   return {};
 }
 
+// lifealgo's ulifelib on `workload` from `rle`; its area (unknown to it)
+// is taken from our first result, for effective CUpS.
+void run_ulifelib_on(const Workload& workload, const Pattern& pattern, const std::string& rle,
+                     const std::string& lifealgo, const BenchOptions& options,
+                     BenchReport& report) {
+  if (const std::string why = ulifelib_skip_reason(workload); !why.empty()) {
+    report.skipped.push_back({workload.name, "ulifelib", why});
+    return;
+  }
+  std::cerr << "gol bench: " << workload.name << " on lifealgo ulifelib\n";
+  try {
+    RunResult result = run_ulifelib(workload, pattern, rle, lifealgo, options.repeats);
+    for (const RunResult& ours : report.results) {
+      if (ours.workload == workload.name && ours.engine == Engine::kGol) {
+        result.area = std::max(result.area, ours.area);
+        break;
+      }
+    }
+    report.results.push_back(std::move(result));
+  } catch (const RuntimeError& e) {
+    // A baseline failing is not a disagreement of ours: note it and go on.
+    report.skipped.push_back({workload.name, "ulifelib", e.what()});
+  }
+}
+
 void run_workload(const Workload& workload, const std::vector<ChosenBackend>& backends,
                   const BenchOptions& options, const std::optional<std::string>& bgolly,
-                  BenchReport& report) {
+                  const std::optional<std::string>& lifealgo, BenchReport& report) {
   std::cerr << "gol bench: building " << workload.name << " (" << workload.pattern_spec << ")\n";
   const Pattern pattern = build_workload_pattern(workload);
   const std::vector<std::string> algorithms =
@@ -124,6 +151,14 @@ void run_workload(const Workload& workload, const std::vector<ChosenBackend>& ba
   settings.isolate = options.isolate;
   settings.want_shape_hash = !algorithms.empty() && !workload.torus;
   if (options.isolate) settings.gol_executable = self_executable();
+  // One RLE for the isolated children and ulifelib to read (gol's writer
+  // keeps run counts whole, as lifealgo's reader needs).
+  const TempDir pattern_dir;
+  const std::string rle = pattern_dir.file(workload.name + ".rle");
+  if (options.isolate || lifealgo) {
+    patterns::write_pattern_file(rle, pattern);
+    if (options.isolate) settings.pattern_file = rle;
+  }
 
   for (const ChosenBackend& backend : backends) {
     if (const std::string why = skip_reason(workload, backend); !why.empty()) {
@@ -153,6 +188,7 @@ void run_workload(const Workload& workload, const std::vector<ChosenBackend>& ba
       report.skipped.push_back({workload.name, golly_backend_name(algorithm), e.what()});
     }
   }
+  if (lifealgo) run_ulifelib_on(workload, pattern, rle, *lifealgo, options, report);
 }
 
 void print_workload_list(std::ostream& out, bool quick) {
@@ -187,9 +223,15 @@ int run_one(const BenchOptions& options) {
   const std::optional<Workload> workload = find_workload(*options.run_one, options.quick);
   if (!workload) throw UsageError("unknown workload '" + *options.run_one + "'");
   if (options.backends.size() != 1) throw UsageError("--run-one needs exactly one backend");
-  const SingleRun run =
-      run_once_releasing(*workload, build_workload_pattern(*workload), options.backends.front(),
-                         options.threads, options.shape_hash);
+  Pattern pattern;
+  if (options.pattern_file) {
+    pattern = patterns::read_pattern_file(*options.pattern_file);
+    if (workload->torus) pattern.topology = workload->torus;
+  } else {
+    pattern = build_workload_pattern(*workload);
+  }
+  const SingleRun run = run_once_releasing(*workload, std::move(pattern), options.backends.front(),
+                                           options.threads, options.shape_hash);
   std::cout << format_single_run(run) << std::endl;
   return 0;
 }
@@ -214,8 +256,19 @@ int run_bench_command(const BenchOptions& options) {
     bgolly = find_bgolly();
     if (!bgolly) report.skipped.push_back({"all", "bgolly", "bgolly is not on PATH"});
   }
+  std::optional<std::string> lifealgo;
+  if (options.ulifelib != "off") {
+    lifealgo = find_ulifelib(
+        options.ulifelib == "auto" ? std::nullopt : std::optional<std::string>(options.ulifelib));
+    if (!lifealgo) {
+      report.skipped.push_back({"all", "ulifelib",
+                                std::string("no lifealgo binary: set --ulifelib PATH or $") +
+                                    kUlifelibVariable +
+                                    " (bench/build_ulifelib.sh LIFEALG_CHECKOUT builds one)"});
+    }
+  }
   for (const Workload& workload : workloads) {
-    run_workload(workload, backends, options, bgolly, report);
+    run_workload(workload, backends, options, bgolly, lifealgo, report);
   }
   report.command_line = options.command_line;
   report.repeats = options.repeats;

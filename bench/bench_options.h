@@ -21,6 +21,8 @@ struct BenchOptions {
   int warmup = 0;
   int threads = 0;  // 0: every hardware thread
   GollyMode golly = GollyMode::kAuto;
+  // lifealgo (ulifelib): "auto" ($GOL_ULIFELIB if set), "off", or its path.
+  std::string ulifelib = "auto";
   std::optional<std::string> json_path;  // "-" is stdout
   std::optional<std::string> csv_path;   // "-" is stdout
   // --plot: effective CUpS drawn by bench/plot_bench.py into this file.
@@ -40,6 +42,9 @@ struct BenchOptions {
   std::optional<std::string> run_one;
   // Internal: with --run-one, also print the shape hash.
   bool shape_hash = false;
+  // Internal: with --run-one, read the pattern from this RLE (the file the
+  // baselines read) instead of building it.
+  std::optional<std::string> pattern_file;
   // The command as typed, recorded in the report.
   std::string command_line;
 };

@@ -9,7 +9,9 @@
 
 namespace gol::bench {
 
-enum class Engine { kGol, kGolly };
+// Whose engine a row times: ours, Golly's bgolly, or lifelib's ulifelib
+// (through Rokicki's lifealgo harness).
+enum class Engine { kGol, kGolly, kLifelib };
 
 struct RunResult {
   std::string workload;
@@ -43,6 +45,8 @@ struct RunResult {
   // Golly only: the same bgolly command with -m 0 (read and write the
   // pattern, no generations).
   std::optional<double> load_seconds;
+  // ulifelib only: lifealgo's own timer of its generation loop (median).
+  std::optional<double> reported_engine_seconds;
 
   // Filled in by derive_comparisons(). Golly's time over ours, like with
   // like: engine only (engine_seconds), and whole process (process_seconds,
@@ -53,12 +57,15 @@ struct RunResult {
   std::optional<double> vs_quicklife_process;
   std::optional<double> vs_hashlife_engine;
   std::optional<double> vs_hashlife_process;
+  std::optional<double> vs_ulifelib_engine;
+  std::optional<double> vs_ulifelib_process;
 
   // The time spent running generations, without process start or loading
   // the pattern: ours as timed; Golly's whole run less its -m 0 run, when
   // that leaves anything.
   std::optional<double> engine_seconds() const {
     if (engine == Engine::kGol) return median_seconds;
+    if (reported_engine_seconds) return reported_engine_seconds;
     if (!load_seconds || median_seconds <= *load_seconds) return std::nullopt;
     return median_seconds - *load_seconds;
   }

@@ -35,13 +35,24 @@ std::string hex(uint64_t value) {
   return text;
 }
 
+std::string engine_name(Engine engine) {
+  switch (engine) {
+    case Engine::kGol:
+      return "gol";
+    case Engine::kGolly:
+      return "golly";
+    case Engine::kLifelib:
+      return "lifelib";
+  }
+  return "gol";
+}
+
 std::vector<Field> result_fields(const RunResult& r) {
-  const bool golly = r.engine == Engine::kGolly;
   auto when_nonzero = [](double v) { return v > 0 ? Value(v) : Value(std::monostate{}); };
   return {
       {"workload", r.workload},
       {"backend", r.backend},
-      {"engine", std::string(golly ? "golly" : "gol")},
+      {"engine", engine_name(r.engine)},
       {"topology", r.topology},
       {"generations", r.generations},
       {"median_seconds", r.median_seconds},
@@ -59,6 +70,8 @@ std::vector<Field> result_fields(const RunResult& r) {
       {"vs_quicklife_process", optional_value(r.vs_quicklife_process)},
       {"vs_hashlife_engine", optional_value(r.vs_hashlife_engine)},
       {"vs_hashlife_process", optional_value(r.vs_hashlife_process)},
+      {"vs_ulifelib_engine", optional_value(r.vs_ulifelib_engine)},
+      {"vs_ulifelib_process", optional_value(r.vs_ulifelib_process)},
       {"peak_rss_bytes", optional_value(r.peak_rss_bytes)},
       {"load_peak_rss_bytes", optional_value(r.load_peak_rss_bytes)},
       {"process_seconds", optional_value(r.process_seconds)},
@@ -158,7 +171,9 @@ std::vector<Column> table_columns(const BenchReport& report) {
   const bool memory =
       any_of_results(report, [](const RunResult& r) { return r.peak_rss_bytes.has_value(); });
   const bool golly =
-      any_of_results(report, [](const RunResult& r) { return r.engine != Engine::kGol; });
+      any_of_results(report, [](const RunResult& r) { return r.engine == Engine::kGolly; });
+  const bool ulifelib =
+      any_of_results(report, [](const RunResult& r) { return r.engine == Engine::kLifelib; });
   // Whole-process times: bgolly's always, ours with --isolate.
   const bool process =
       any_of_results(report, [](const RunResult& r) { return r.process_seconds.has_value(); });
@@ -175,6 +190,10 @@ std::vector<Column> table_columns(const BenchReport& report) {
     for (const char* title : {"vs QL engine", "vs QL process", "vs HL engine", "vs HL process"}) {
       columns.push_back({title, false, {}});
     }
+  }
+  if (ulifelib) {
+    for (const char* title : {"vs UL engine", "vs UL process"})
+      columns.push_back({title, false, {}});
   }
   if (process) columns.push_back({"process s", false, {}});
   if (memory) columns.push_back({"peak MiB", false, {}});
@@ -200,6 +219,10 @@ std::vector<Column> table_columns(const BenchReport& report) {
                                 r.vs_hashlife_process}) {
         row.push_back(ratio_text(ratio));
       }
+    }
+    if (ulifelib) {
+      row.push_back(ratio_text(r.vs_ulifelib_engine));
+      row.push_back(ratio_text(r.vs_ulifelib_process));
     }
     if (process) row.push_back(seconds_text(r.process_seconds));
     if (memory) {
@@ -268,11 +291,15 @@ std::string significant_text(double value) {
 }
 
 void derive_comparisons(std::vector<RunResult>& results) {
-  std::map<std::string, const RunResult*> baseline, quicklife, hashlife;
+  std::map<std::string, const RunResult*> baseline, quicklife, hashlife, ulifelib;
   for (const RunResult& r : results) {
     if (r.engine == Engine::kGolly) {
       if (r.backend == "bgolly-QuickLife") quicklife[r.workload] = &r;
       if (r.backend == "bgolly-HashLife") hashlife[r.workload] = &r;
+      continue;
+    }
+    if (r.engine == Engine::kLifelib) {
+      ulifelib[r.workload] = &r;
       continue;
     }
     const RunResult*& base = baseline[r.workload];
@@ -305,6 +332,8 @@ void derive_comparisons(std::vector<RunResult>& results) {
       r.vs_quicklife_process = ratio(quicklife, r, process);
       r.vs_hashlife_engine = ratio(hashlife, r, engine);
       r.vs_hashlife_process = ratio(hashlife, r, process);
+      r.vs_ulifelib_engine = ratio(ulifelib, r, engine);
+      r.vs_ulifelib_process = ratio(ulifelib, r, process);
     }
   }
 }
@@ -339,10 +368,16 @@ void write_table(std::ostream& out, const BenchReport& report) {
          "alone; for bgolly its run less the same command with -m 0 (start and reading).\n"
          "vs QL / vs HL: bgolly QuickLife / HashLife time over ours (above 1: we are faster),\n"
          "like with like: engine over engine, and process over process (ours with --isolate).\n";
+  if (any_of_results(report, [](const RunResult& r) { return r.engine == Engine::kLifelib; })) {
+    out << "ulifelib: lifelib's sparse CPU algorithm in Rokicki's lifealgo harness, one thread\n"
+           "(process: start, reading the RLE, running; engine s: lifealgo's own timer of its\n"
+           "generation loop). vs UL: its time over ours, engine and process as for bgolly.\n";
+  }
   if (report.isolate) {
     out << "--isolate: each run in its own process; process s: that process's whole wall time\n"
-           "(start, building the pattern, loading, running); peak MiB: its VmHWM once the\n"
-           "generations are run, before the bench's own check (bgolly's: at exit).\n";
+           "(start, reading the RLE the baselines read, loading, running); peak MiB: its VmHWM\n"
+           "once the generations are run, before the bench's own check (bgolly's and\n"
+           "lifealgo's: at exit).\n";
   }
   for (const SkippedRun& s : report.skipped) {
     out << "skipped " << s.backend << " on " << s.workload << ": " << s.reason << "\n";

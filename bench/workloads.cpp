@@ -115,14 +115,28 @@ void add_catalogue_workloads(std::vector<Workload>& out, bool quick) {
                               "methuselah (Lidka's predecessor), 1623 cells at 29056", 29056,
                               14322.0 * 14342, quick));
   out.push_back(catalogue_run("spacefiller", "spacefiller",
-                              "Holzwart's spacefiller: quadratic growth of dense agar", 8000,
-                              8049.0 * 8026, quick));
+                              "Holzwart's spacefiller: quadratic growth of dense agar", 20000,
+                              20049.0 * 20026, quick));
+  out.push_back(catalogue_run("breeder", "breeder",
+                              "Gosper's breeder: puffers laying glider guns, quadratic growth",
+                              12000, 6749.0 * 3172, quick));
+  out.push_back(catalogue_run("puffer-train", "puffer-train",
+                              "c/2 puffer train: a long trail of debris and escaping spaceships",
+                              200000, 149502.0 * 99000, quick));
   out.push_back(catalogue_run("switch-engine", "switch-engine",
                               "10-cell seed of a block-laying switch engine: linear growth", 100000,
                               33237.0 * 33240, quick));
   out.push_back(catalogue_run("gosper-gun", "gosper-gun",
                               "Gosper glider gun: a stream of 3333 gliders", 100000,
                               25018.0 * 25005, quick));
+  // Sparse chaos over a wide area: each acorn's debris and gliders apart
+  // from its neighbours' for the whole run (they spread about 2500 cells).
+  Workload field =
+      catalogue_run("acorn-field", "acorn", "400 acorns 3000 cells apart: a field of methuselahs",
+                    5000, 59500.0 * 59500, quick);
+  field.field_side = 20;
+  field.field_spacing = 3000;
+  out.push_back(field);
 }
 
 }  // namespace

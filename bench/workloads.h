@@ -1,5 +1,6 @@
 // The named workloads `gol bench` runs: soups on the torus and the plane,
-// methuselahs, a spacefiller or breeder, a long-running gun, and GPU sizes.
+// methuselahs and a field of them, a spacefiller and a breeder, a puffer, a
+// long-running gun, and GPU sizes.
 #pragma once
 
 #include <cstdint>
@@ -24,6 +25,10 @@ struct Workload {
   // Set for torus workloads; the pattern carries it (and so the RLE handed to
   // Golly gets the ":Tw,h" rule suffix).
   std::optional<Topology> torus;
+  // A field: field_side x field_side copies of the pattern, field_spacing
+  // cells apart (1: the pattern alone).
+  int field_side = 1;
+  int64_t field_spacing = 0;
   uint64_t generations = 0;
   // Rough number of cell updates a dense-grid reference backend (serial,
   // nibble, bit) makes: grid area, grown by escaping gliders, times

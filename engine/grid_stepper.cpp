@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
 
 namespace gol {
 namespace {
@@ -44,7 +43,7 @@ size_t GridStepper::step_generation(sparse::SparseGrid& grid, const Rule& rule) 
                           [&](size_t begin, size_t end) { step_range(grid, rule, begin, end); });
   }
   uint64_t bands = 0;
-  for (BandMask mask : grid.active_bands()) bands += static_cast<uint64_t>(std::popcount(mask));
+  for (BandMask mask : grid.active_bands()) bands += static_cast<uint64_t>(band_count(mask));
   grid.finish_generation();
   tiles_stepped_ += count;
   cells_computed_ += bands * kBandRows * kTileSize;

@@ -89,6 +89,10 @@ CLI::App* define_bench_options(CLI::App& gol, BenchArguments& a) {
       ->add_option("--golly", a.golly,
                    "auto|off: also run bgolly (QuickLife, HashLife) when on PATH")
       ->check(CLI::IsMember({"auto", "off"}));
+  bench->add_option("--ulifelib", o.ulifelib,
+                    "auto|off|PATH: also run lifelib's ulifelib (one thread) through Rokicki's "
+                    "lifealgo built by bench/build_ulifelib.sh; auto: the binary named by "
+                    "$GOL_ULIFELIB, skipped when unset");
   bench->add_option("--json", o.json_path, "FILE|-: write the results as JSON");
   bench->add_option("--csv", o.csv_path, "FILE|-: write the results as CSV");
   bench->add_option("--plot", o.plot_path,
@@ -118,6 +122,7 @@ CLI::App* define_bench_options(CLI::App& gol, BenchArguments& a) {
   // The child side of --isolate: run one workload once, print a result line.
   bench->add_option("--run-one", o.run_one)->group("");
   bench->add_flag("--shape-hash", o.shape_hash)->group("");
+  bench->add_option("--pattern-file", o.pattern_file)->group("");
   return bench;
 }
 

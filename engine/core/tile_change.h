@@ -21,6 +21,16 @@ using BandMask = uint8_t;
 inline constexpr BandMask kAllBands = 0xFF;
 static_assert(kTileBands == 8, "a band mask is one byte");
 
+// The bands set in `bands`. Bit arithmetic, not std::popcount: without
+// -mpopcnt (the build has no -march) that is a library call.
+constexpr int band_count(BandMask bands) {
+  unsigned x = bands;
+  x = x - ((x >> 1) & 0x55u);
+  x = (x & 0x33u) + ((x >> 2) & 0x33u);
+  return static_cast<int>((x + (x >> 4)) & 0x0Fu);
+}
+static_assert(band_count(0) == 0 && band_count(0xFF) == 8 && band_count(0x5A) == 4);
+
 struct TileChange {
   uint64_t changed_columns = 0;  // OR over the rows of (new ^ replaced)
   uint64_t live_columns = 0;     // OR over the rows of new

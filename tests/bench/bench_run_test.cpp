@@ -1,6 +1,7 @@
 // End-to-end `gol bench` runs on small --quick workloads: backends agree,
 // the outputs are written, and bad workload or backend names are refused.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -128,6 +129,7 @@ BenchOptions quick_run(std::vector<std::string> workloads, std::vector<std::stri
   options.backends = std::move(backends);
   options.repeats = 1;
   options.golly = GollyMode::kOff;
+  options.ulifelib = "off";
   options.quick = true;
   return options;
 }
@@ -217,6 +219,7 @@ TEST_F(BenchCommandTest, ReferenceBackendsSkipWorkloadsOverBudget) {
   options.workloads = {"lidka"};
   options.backends = {"serial"};
   options.golly = GollyMode::kOff;
+  options.ulifelib = "off";
   options.json_path = json_path();
   run_bench_command(options);
   ::testing::internal::GetCapturedStdout();
@@ -225,6 +228,34 @@ TEST_F(BenchCommandTest, ReferenceBackendsSkipWorkloadsOverBudget) {
   EXPECT_TRUE(json["results"].array().empty());
   ASSERT_EQ(json["skipped"].array().size(), 1u);
   EXPECT_EQ(json["skipped"].array()[0]["backend"].string(), "serial");
+}
+
+// gol bench --ulifelib with a stand-in lifealgo printing the right
+// population: a ulifelib row beside ours with both ratios (--isolate gives
+// ours a process time, its children reading the RLE written for the
+// baselines), and a skip on a workload it cannot run.
+TEST_F(BenchCommandTest, UlifelibRunsBesideOursWhenGiven) {
+  if (!std::filesystem::exists(GOL_EXE_PATH)) GTEST_SKIP() << "gol not built: " << GOL_EXE_PATH;
+  const std::string lifealgo = dir_.file("lifealgo");
+  std::ofstream(lifealgo) << "#!/bin/sh\n"
+                             "echo 'Final pop is 633 time 0.5 gps 1 cgps 0'\n";
+  ::chmod(lifealgo.c_str(), 0755);
+  ::setenv("ASAN_OPTIONS", "detect_leaks=0", 1);  // as in IsolatedRunMeasuresPeakMemory
+  const ChildResult child = run_child(
+      {GOL_EXE_PATH, "bench", "--workloads", "acorn,torus-1024", "--backends", "simd", "--repeats",
+       "1", "--isolate", "--golly", "off", "--ulifelib", lifealgo, "--json", json_path()});
+  ASSERT_EQ(child.exit_code, 0) << child.output;
+  EXPECT_NE(child.output.find("vs UL engine"), std::string::npos);
+  const JsonValue json = JsonReader::parse(slurp(json_path()));
+  const auto& results = json["results"].array();
+  ASSERT_EQ(results.size(), 3u);  // simd twice, ulifelib on the plane only
+  EXPECT_EQ(results[1]["backend"].string(), "ulifelib");
+  EXPECT_EQ(results[1]["engine"].string(), "lifelib");
+  EXPECT_FALSE(results[0]["vs_ulifelib_engine"].is_null());
+  EXPECT_FALSE(results[0]["vs_ulifelib_process"].is_null());
+  ASSERT_EQ(json["skipped"].array().size(), 1u);
+  EXPECT_EQ(json["skipped"].array()[0]["backend"].string(), "ulifelib");
+  EXPECT_EQ(json["skipped"].array()[0]["workload"].string(), "torus-1024");
 }
 
 }  // namespace

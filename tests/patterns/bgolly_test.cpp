@@ -87,7 +87,8 @@ struct KnownResult {
   uint64_t population;
 };
 
-// Published results (LifeWiki) and the spacefiller's population formula.
+// Published results (LifeWiki), the spacefiller's population formula, and
+// bgolly 3.3's populations for the bench's puffer and breeder.
 TEST_F(Bgolly, CatalogueKnownResults) {
   const KnownResult known[] = {
       {"acorn", 5206, 633},
@@ -100,6 +101,8 @@ TEST_F(Bgolly, CatalogueKnownResults) {
       {"gosper-gun", 300, 36 + 10 * 5},
       {"spacefiller", 100, ((100 + 17) * (100 + 17) + 511) / 4},
       {"spacefiller", 101, ((101 + 17) * (101 + 17) + 608) / 4},
+      {"puffer-train", 2000, 7400},
+      {"breeder", 1000, 6427},
   };
   for (const KnownResult& k : known) {
     EXPECT_EQ(run(builtin_pattern(k.name), k.generations).cells.population(), k.population)

@@ -26,7 +26,8 @@ TEST(Catalogue, InitialPopulations) {
       {"pulsar", 48},     {"pentadecathlon", 12}, {"glider", 5},        {"lwss", 9},
       {"mwss", 11},       {"hwss", 13},           {"r-pentomino", 5},   {"diehard", 7},
       {"acorn", 7},       {"rabbits", 9},         {"bunnies", 9},       {"lidka-predecessor", 13},
-      {"gosper-gun", 36}, {"switch-engine", 10},  {"spacefiller", 200},
+      {"gosper-gun", 36}, {"switch-engine", 10},  {"spacefiller", 200}, {"puffer-train", 22},
+      {"breeder", 4060},
   };
   ASSERT_EQ(expected.size(), builtin_names().size());
   for (const std::string& name : builtin_names()) {
