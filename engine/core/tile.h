@@ -15,6 +15,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "gol/geometry.h"  // Cell, BBox
+
 namespace gol {
 
 inline constexpr int kTileBits = 6;
@@ -56,16 +58,6 @@ struct TileCoord {
   friend bool operator==(const TileCoord&, const TileCoord&) = default;
 };
 
-struct Cell {
-  int64_t x = 0;
-  int64_t y = 0;
-  friend bool operator==(const Cell&, const Cell&) = default;
-  friend auto operator<=>(const Cell& a, const Cell& b) {
-    if (auto c = a.y <=> b.y; c != 0) return c;
-    return a.x <=> b.x;
-  }
-};
-
 // Floor division and modulo by a power-of-two tile size, correct for
 // negative coordinates (plain / and % truncate toward zero).
 constexpr int64_t tile_of(int64_t coordinate) { return coordinate >> kTileBits; }
@@ -79,17 +71,5 @@ constexpr int64_t wrap(int64_t value, int64_t modulus) {
   const int64_t r = value % modulus;
   return r < 0 ? r + modulus : r;
 }
-
-struct BBox {
-  int64_t xmin = 0;
-  int64_t ymin = 0;
-  int64_t xmax = 0;  // inclusive
-  int64_t ymax = 0;  // inclusive
-  // Unsigned: a box across the plane's whole range is 2^63 cells wide, one
-  // more than int64_t holds.
-  uint64_t width() const { return static_cast<uint64_t>(xmax) - static_cast<uint64_t>(xmin) + 1; }
-  uint64_t height() const { return static_cast<uint64_t>(ymax) - static_cast<uint64_t>(ymin) + 1; }
-  friend bool operator==(const BBox&, const BBox&) = default;
-};
 
 }  // namespace gol

@@ -1,0 +1,88 @@
+// The public C++ API of gol: load a pattern, run it on a backend, read and
+// save its cells. Only standard types and <gol/...> headers appear here;
+// the engine's tiles, backends and SIMD or CUDA code stay behind World's
+// pointer to its implementation.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gol/error.h"
+#include "gol/geometry.h"
+
+namespace gol {
+
+// "MAJOR.MINOR.PATCH" of the library linked in.
+std::string version();
+
+// How World::load runs a pattern. Strings take the same forms as the gol
+// command's options, and are checked when the world is loaded. Every member
+// has an initializer, so designated initializers ({.threads = 4}) may leave
+// any out without -Wmissing-field-initializers warnings.
+struct LoadOptions {
+  // A name from backends(), "auto" (the best for the pattern) or "cpu".
+  std::string backend = "auto";
+  // Empty: the pattern's own rule (B3/S23 when it names none). Otherwise
+  // "B36/S23", "b36s23", the legacy "23/36", or Golly's "B3/S23:T64,64",
+  // which also sets a torus.
+  std::string rule{};
+  // Empty: the pattern's own topology (the plane when it names none).
+  // Otherwise "plane", or "WxH" for a torus, W and H multiples of 64.
+  std::string topology{};
+  // Worker threads; 0 uses every core.
+  int threads = 0;
+};
+
+class World {
+ public:
+  // `spec` is a pattern file (RLE, .cells, Life 1.05/1.06, optionally
+  // gzipped), "builtin:NAME" or "soup:WxH[:DENSITY[:SEED]]". Throws
+  // InputError for a pattern, rule or topology it cannot use, UsageError
+  // for an unknown backend, RuntimeError for one that cannot run here.
+  static World load(std::string_view spec, const LoadOptions& options = {});
+
+  World(World&&) noexcept;
+  World& operator=(World&&) noexcept;
+  ~World();
+
+  void advance(uint64_t generations);
+
+  // Counts from the pattern's own generation ("#CXRLE Gen=").
+  uint64_t generation() const;
+  uint64_t population() const;
+  // Empty when no cell is alive.
+  std::optional<BBox> bbox() const;
+  // The live cells in row-major order (by y, then x); on a torus within
+  // [0, W) x [0, H).
+  std::vector<Cell> cells() const;
+  // Writes by extension (.rle, .cells, either with .gz) through a temporary
+  // file and a rename. Throws UsageError for an unknown extension and
+  // RuntimeError when the file cannot be written.
+  void save(const std::string& path) const;
+
+  // "B3/S23", "plane" or "torus WxH", and the backend actually running.
+  std::string rule() const;
+  std::string topology() const;
+  std::string backend() const;
+
+ private:
+  class Impl;
+  explicit World(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+struct BackendDescription {
+  std::string name;
+  std::string description;
+  bool available = false;
+  std::string unavailable_reason;  // empty when available
+};
+
+// Every backend compiled in, available here or not.
+std::vector<BackendDescription> backends();
+
+}  // namespace gol

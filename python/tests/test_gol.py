@@ -1,0 +1,146 @@
+# The Python module against known results, the cell layout NumPy users rely
+# on, and the gol command's own error messages.
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+import gol
+
+GLIDER_RLE = "x = 3, y = 3, rule = B3/S23\nbo$2bo$3o!\n"
+
+
+def write(path, text):
+    path.write_text(text)
+    return path
+
+
+def test_acorn_stabilises_with_633_cells():
+    world = gol.load("builtin:acorn")
+    world.step(5206)
+    assert world.generation == 5206
+    assert world.population == 633
+
+
+def test_cells_are_an_int64_array_of_xy_rows_sorted_by_y_then_x(tmp_path):
+    world = gol.load(write(tmp_path / "glider.rle", GLIDER_RLE))
+    cells = world.cells()
+    assert cells.dtype == np.int64
+    assert cells.shape == (5, 2)
+    assert cells.tolist() == [[1, 0], [2, 1], [0, 2], [1, 2], [2, 2]]
+    assert world.bbox == (0, 0, 2, 2)
+
+
+def test_a_glider_moves_one_cell_diagonally_every_four_generations(tmp_path):
+    world = gol.load(write(tmp_path / "glider.rle", GLIDER_RLE))
+    before = world.cells()
+    world.step(4)
+    world.step(0)
+    assert world.generation == 4
+    np.testing.assert_array_equal(world.cells(), before + 1)
+
+
+def test_every_available_backend_agrees_with_the_serial_reference():
+    reference = gol.load("soup:128x128:0.4:7", backend="serial")
+    reference.step(100)
+    available = [b.name for b in gol.backends() if b.available]
+    assert "serial" in available and len(available) > 1
+    for name in available:
+        world = gol.load("soup:128x128:0.4:7", backend=name)
+        world.step(100)
+        assert world.backend == name
+        np.testing.assert_array_equal(world.cells(), reference.cells(), err_msg=name)
+
+
+def test_rule_and_torus_override_the_pattern():
+    world = gol.load("builtin:glider", rule="B36/S23", torus=(64, 128))
+    assert world.rule == "B36/S23"
+    assert world.topology == "torus 64x128"
+    world.step(4 * 64)  # a glider crosses the 64-wide torus and returns
+    assert world.population == 5
+    assert gol.load("builtin:glider", torus="128x64").topology == "torus 128x64"
+
+
+def test_an_empty_world_has_no_cells_and_no_bbox():
+    world = gol.load("builtin:blinker", rule="B/S")
+    world.step(1)
+    assert world.population == 0
+    assert world.bbox is None
+    assert world.cells().shape == (0, 2)
+
+
+def test_save_writes_a_pattern_that_loads_back(tmp_path):
+    world = gol.load("builtin:r-pentomino")
+    world.step(100)
+    for name in ["after.rle", "after.cells.gz"]:
+        world.save(tmp_path / name)
+        again = gol.load(str(tmp_path / name))
+        assert again.population == world.population
+        if name.endswith(".rle"):
+            assert again.generation == 100
+            np.testing.assert_array_equal(again.cells(), world.cells())
+
+
+def gol_command_error(*args):
+    """The one-line message `gol run` prints for these arguments."""
+    exe = os.environ.get("GOL_EXE")
+    if not exe:
+        pytest.skip("GOL_EXE names the gol command under ctest")
+    result = subprocess.run([exe, "run", *args, "--gens", "0"], capture_output=True, text=True)
+    assert result.returncode != 0
+    return result.stderr.splitlines()[0].removeprefix("gol: ")
+
+
+def test_a_bad_pattern_file_raises_input_error_with_the_commands_message(tmp_path):
+    path = write(tmp_path / "bad.rle", "x = 3, y = 3\nbo$2bo$3q!\n")
+    with pytest.raises(gol.InputError) as caught:
+        gol.load(path)
+    assert str(caught.value) == gol_command_error(str(path))
+    assert (caught.value.source, caught.value.line) == (str(path), 2)
+    assert caught.value.column > 0
+    assert isinstance(caught.value, ValueError) and isinstance(caught.value, gol.Error)
+
+
+def test_missing_files_and_unknown_builtins_are_input_errors():
+    with pytest.raises(gol.InputError, match="cannot open pattern file"):
+        gol.load("no/such/pattern.rle")
+    with pytest.raises(gol.InputError, match="no such built-in pattern"):
+        gol.load("builtin:no-such-pattern")
+
+
+def test_bad_rule_and_torus_name_the_option():
+    with pytest.raises(gol.InputError, match=r"^rule: .*neighbour count 9"):
+        gol.load("builtin:glider", rule="B9/S23")
+    with pytest.raises(gol.InputError, match=r"^topology: torus size 65x64"):
+        gol.load("builtin:glider", torus=(65, 64))
+    with pytest.raises(TypeError):
+        gol.load("builtin:glider", torus=64)
+
+
+def test_unknown_backend_and_bad_threads_are_usage_errors():
+    with pytest.raises(gol.UsageError) as caught:
+        gol.load("builtin:glider", backend="abacus")
+    assert str(caught.value) == gol_command_error("builtin:glider", "--backend", "abacus")
+    with pytest.raises(gol.UsageError, match="threads"):
+        gol.load("builtin:glider", threads=-1)
+
+
+def test_an_unavailable_backend_is_a_runtime_error():
+    absent = [b for b in gol.backends() if not b.available]
+    if not absent:
+        pytest.skip("every backend can run here")
+    with pytest.raises(gol.RuntimeError) as caught:
+        gol.load("builtin:glider", backend=absent[0].name)
+    assert absent[0].unavailable_reason in str(caught.value)
+    assert isinstance(caught.value, RuntimeError)
+
+
+def test_save_to_an_unknown_extension_is_a_usage_error(tmp_path):
+    with pytest.raises(gol.UsageError):
+        gol.load("builtin:glider").save(tmp_path / "glider.xyz")
+
+
+def test_version_and_repr():
+    assert gol.__version__.count(".") == 2
+    assert "population=5" in repr(gol.load("builtin:glider"))

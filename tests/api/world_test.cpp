@@ -1,0 +1,105 @@
+// The public C++ API as a user sees it: only <gol/gol.h>, options given as
+// the strings the gol command takes, and gol's own exception types.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "gol/gol.h"
+
+namespace gol {
+namespace {
+
+const std::string kTorusPattern = std::string(GOL_TEST_DATA_DIR) + "/patterns-torus.rle";
+
+TEST(World, AcornStabilisesWith633Cells) {
+  World world = World::load("builtin:acorn");
+  world.advance(5000);
+  world.advance(206);
+  EXPECT_EQ(world.generation(), 5206u);
+  EXPECT_EQ(world.population(), 633u);
+  EXPECT_EQ(world.rule(), "B3/S23");
+  EXPECT_EQ(world.topology(), "plane");
+}
+
+TEST(World, CellsAreRowMajorAndBoundedByTheBox) {
+  const World glider = World::load("builtin:glider", {.backend = "serial"});
+  const std::vector<Cell> expected = {{1, 0}, {2, 1}, {0, 2}, {1, 2}, {2, 2}};
+  EXPECT_EQ(glider.cells(), expected);
+  EXPECT_EQ(glider.bbox(), (BBox{0, 0, 2, 2}));
+  EXPECT_EQ(glider.backend(), "serial");
+}
+
+TEST(World, OptionsOverrideThePatternsRuleAndTopology) {
+  EXPECT_EQ(World::load(kTorusPattern).topology(), "torus 64x64");
+  EXPECT_EQ(World::load(kTorusPattern, {.topology = "plane"}).topology(), "plane");
+  const World world = World::load("builtin:glider", {.rule = "b36s23", .topology = "128x64"});
+  EXPECT_EQ(world.rule(), "B36/S23");
+  EXPECT_EQ(world.topology(), "torus 128x64");
+  // A rule with Golly's torus suffix sets the topology too.
+  EXPECT_EQ(World::load("builtin:glider", {.rule = "B3/S23:T64,64"}).topology(), "torus 64x64");
+}
+
+TEST(World, AnEmptyWorldHasNoBox) {
+  World world = World::load("builtin:blinker", {.rule = "B/S"});
+  world.advance(1);
+  EXPECT_EQ(world.population(), 0u);
+  EXPECT_FALSE(world.bbox().has_value());
+  EXPECT_TRUE(world.cells().empty());
+}
+
+TEST(World, SavedPatternsLoadBackWithTheirGeneration) {
+  World world = World::load("builtin:r-pentomino");
+  world.advance(50);
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("gol_api_test_" + std::to_string(getpid()) + ".rle"))
+                               .string();
+  world.save(path);
+  const World again = World::load(path);
+  std::filesystem::remove(path);
+  EXPECT_EQ(again.generation(), 50u);
+  EXPECT_EQ(again.cells(), world.cells());
+}
+
+TEST(World, MovedWorldsKeepRunning) {
+  World first = World::load("builtin:glider");
+  World second = std::move(first);
+  second.advance(4);
+  first = std::move(second);
+  EXPECT_EQ(first.generation(), 4u);
+  EXPECT_EQ(first.bbox(), (BBox{1, 1, 3, 3}));
+}
+
+TEST(World, ErrorsAreGolsOwnTypesWithTheCommandsMessages) {
+  try {
+    World::load("builtin:glider", {.rule = "B9/S23"});
+    FAIL() << "B9 was accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.source(), "rule");
+    EXPECT_EQ(e.code(), ExitCode::kInput);
+  }
+  EXPECT_THROW(World::load("builtin:glider", {.topology = "65x64"}), InputError);
+  EXPECT_THROW(World::load("no/such/file.rle"), InputError);
+  EXPECT_THROW(World::load("builtin:glider", {.backend = "abacus"}), UsageError);
+  EXPECT_THROW(World::load("builtin:glider", {.threads = -1}), UsageError);
+  EXPECT_THROW(World::load("builtin:glider").save("glider.xyz"), UsageError);
+}
+
+TEST(Backends, ListsTheReferenceAndSaysWhyOthersCannotRun) {
+  bool have_serial = false;
+  for (const BackendDescription& backend : backends()) {
+    have_serial |= backend.name == "serial" && backend.available;
+    EXPECT_EQ(backend.available, backend.unavailable_reason.empty()) << backend.name;
+  }
+  EXPECT_TRUE(have_serial);
+}
+
+TEST(Version, IsMajorMinorPatch) {
+  EXPECT_TRUE(std::regex_match(version(), std::regex(R"(\d+\.\d+\.\d+)"))) << version();
+}
+
+}  // namespace
+}  // namespace gol
