@@ -184,8 +184,8 @@ std::string lower(std::string_view text) {
   throw RuntimeError("cannot write '" + path + "': " + what);
 }
 
-// Writes `data` next to `path` under a unique temporary name, flushes it to
-// disk, then renames it over `path` so readers never see a partial file.
+}  // namespace
+
 void write_atomically(const std::string& path, std::string_view data) {
   std::string temp = path + ".tmp.XXXXXX";
   const int fd = mkstemp(temp.data());
@@ -213,8 +213,6 @@ void write_atomically(const std::string& path, std::string_view data) {
     fail_write(path, what);
   }
 }
-
-}  // namespace
 
 Pattern read_pattern(TextReader& in) {
   switch (detect_format(in)) {

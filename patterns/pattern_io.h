@@ -25,6 +25,11 @@ Pattern read_pattern(TextReader& in);
 // read_pattern over text in memory; `source` names it in error messages.
 Pattern parse_pattern(std::string_view text, std::string_view source);
 
+// Writes `data` next to `path` under a unique temporary name, flushes it to
+// disk, then renames it over `path` so readers never see a partial file.
+// RuntimeError naming the path when it cannot.
+void write_atomically(const std::string& path, std::string_view data);
+
 // Writes by extension: .rle, .cells, .mc, or any of them followed by .gz
 // (compressed).
 // The data goes to a temporary file in the same directory, then is renamed

@@ -85,16 +85,30 @@ std::string path_string(const py::object& path) {
   return py::module_::import("os").attr("fspath")(path).cast<std::string>();
 }
 
-// torus=None keeps the pattern's topology; "WxH" or (W, H) sets a torus.
-std::string topology_option(const py::object& torus) {
-  if (torus.is_none()) return "";
-  if (py::isinstance<py::str>(torus)) return torus.cast<std::string>();
-  if (py::isinstance<py::sequence>(torus) && py::len(torus) == 2) {
-    const py::sequence sides = torus;
-    return std::to_string(sides[0].cast<int64_t>()) + "x" +
-           std::to_string(sides[1].cast<int64_t>());
+// Options given the Python way, as the strings the gol command takes: None
+// is "" (the default), a str is passed on, and a sequence of `count` ints is
+// joined by `separator`, so (64, 32) is "64x32" and (0, 0, 9, 9) "0,0,9,9".
+std::string option_text(const py::object& value, const char* separator, size_t count,
+                        const char* expected) {
+  if (value.is_none()) return "";
+  if (py::isinstance<py::str>(value)) return value.cast<std::string>();
+  if (!py::isinstance<py::sequence>(value) || py::len(value) != count) {
+    throw py::type_error(expected);
   }
-  throw py::type_error("torus must be None, \"WxH\" or a (width, height) pair");
+  std::string text;
+  for (const py::handle item : value.cast<py::sequence>()) {
+    if (!text.empty()) text += separator;
+    text += std::to_string(item.cast<int64_t>());
+  }
+  return text;
+}
+
+// zoom: pixels a cell as an int, or "1:8" for 8 cells a pixel.
+std::string zoom_text(const py::object& zoom) {
+  if (zoom.is_none()) return "";
+  if (py::isinstance<py::str>(zoom)) return zoom.cast<std::string>();
+  if (py::isinstance<py::int_>(zoom)) return std::to_string(zoom.cast<int64_t>());
+  throw py::type_error("zoom must be None, pixels a cell (an int) or \"1:N\" for N cells a pixel");
 }
 
 gol::World load(const py::object& spec, const std::string& backend,
@@ -103,7 +117,8 @@ gol::World load(const py::object& spec, const std::string& backend,
   gol::LoadOptions options;
   options.backend = backend;
   options.rule = rule.value_or("");
-  options.topology = topology_option(torus);
+  options.topology =
+      option_text(torus, "x", 2, "torus must be None, \"WxH\" or a (width, height) pair");
   options.threads = threads;
   // Reading a large file or building a large soup takes a while: let other
   // Python threads run meanwhile.
@@ -155,6 +170,18 @@ py::object bbox_tuple(const gol::World& world) {
   return py::make_tuple(box->xmin, box->ymin, box->xmax, box->ymax);
 }
 
+void render(const gol::World& world, const py::object& path, const py::object& size,
+            const py::object& zoom, const py::object& window) {
+  gol::RenderOptions options;
+  options.size = option_text(size, "x", 2, "size must be None, \"WxH\" or a (width, height) pair");
+  options.zoom = zoom_text(zoom);
+  options.window =
+      option_text(window, ",", 4, "window must be None, \"x0,y0,x1,y1\" or (x0, y0, x1, y1)");
+  const std::string path_text = path_string(path);
+  py::gil_scoped_release release;
+  world.render(path_text, options);
+}
+
 std::string world_repr(const gol::World& world) {
   return "<gol.World generation=" + std::to_string(world.generation()) +
          " population=" + std::to_string(world.population()) + " rule=" + world.rule() + " " +
@@ -197,7 +224,14 @@ PYBIND11_MODULE(gol, module) {
       .def(
           "save",
           [](const gol::World& world, const py::object& path) { world.save(path_string(path)); },
-          py::arg("path"), "Writes .rle, .cells, or either with .gz, chosen by the extension.")
+          py::arg("path"),
+          "Writes .rle, .cells, .mc, or any of them with .gz, chosen by the extension.")
+      .def("render", &render, py::arg("path"), py::kw_only(), py::arg("size") = py::none(),
+           py::arg("zoom") = py::none(), py::arg("window") = py::none(),
+           "Draws the cells into a grayscale PNG, live cells white; zoomed out, a pixel\n"
+           "shows the density of the cells it covers. size=(W, H) fits the window into\n"
+           "W x H pixels; zoom=4 draws 4 pixels a cell, zoom='1:8' 8 cells a pixel;\n"
+           "window=(x0, y0, x1, y1) picks the cells (default: the bounding box).")
       .def_property_readonly("rule", &gol::World::rule)
       .def_property_readonly("topology", &gol::World::topology)
       .def_property_readonly("backend", &gol::World::backend)

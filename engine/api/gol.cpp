@@ -5,6 +5,7 @@
 #include "engine/backend_registry.h"
 #include "engine/simulation.h"
 #include "patterns/pattern_io.h"
+#include "patterns/png_render.h"
 
 namespace gol {
 namespace {
@@ -30,6 +31,19 @@ SimulationOptions simulation_options(const LoadOptions& options) {
     simulation.topology = parse_torus_size(options.topology, "topology");
   }
   return simulation;
+}
+
+// As with the rule, the option names name the source of a bad value.
+patterns::RenderOptions render_options(const RenderOptions& options) {
+  patterns::RenderOptions render;
+  if (!options.window.empty()) render.window = patterns::parse_window(options.window, "window");
+  if (!options.size.empty()) {
+    const auto [width, height] = patterns::parse_image_size(options.size, "size");
+    render.width = width;
+    render.height = height;
+  }
+  if (!options.zoom.empty()) render.zoom = patterns::parse_zoom(options.zoom, "zoom");
+  return render;
 }
 
 }  // namespace
@@ -60,6 +74,12 @@ std::vector<Cell> World::cells() const { return impl_->simulation.cells().cells(
 
 void World::save(const std::string& path) const {
   patterns::write_pattern_file(path, impl_->simulation.snapshot());
+}
+
+void World::render(const std::string& path, const RenderOptions& options) const {
+  const patterns::RenderOptions render = render_options(options);
+  const patterns::GrayImage image = patterns::render_image(impl_->simulation.cells(), render);
+  patterns::write_atomically(path, patterns::encode_png(image));
 }
 
 std::string World::rule() const { return impl_->simulation.rule().to_string(); }

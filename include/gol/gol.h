@@ -37,6 +37,20 @@ struct LoadOptions {
   int threads = 0;
 };
 
+// How World::render draws, in the forms `gol render` takes. Empty strings
+// leave a choice to the renderer.
+struct RenderOptions {
+  // "x0,y0,x1,y1": the cells to show, inclusive. Empty: the bounding box.
+  std::string window{};
+  // "WxH" in pixels: the window fitted in, centred, at the largest whole
+  // zoom that shows all of it.
+  std::string size{};
+  // Instead of a size: "4" (4 pixels a cell) or "1:8" (8 cells a pixel).
+  // Neither: the window's longer side at most 1024 pixels, and at most 16
+  // pixels a cell.
+  std::string zoom{};
+};
+
 class World {
  public:
   // `spec` is a pattern file (RLE, .cells, Life 1.05/1.06, optionally
@@ -59,10 +73,16 @@ class World {
   // The live cells in row-major order (by y, then x); on a torus within
   // [0, W) x [0, H).
   std::vector<Cell> cells() const;
-  // Writes by extension (.rle, .cells, either with .gz) through a temporary
+  // Writes by extension (.rle, .cells, .mc, any with .gz) through a temporary
   // file and a rename. Throws UsageError for an unknown extension and
   // RuntimeError when the file cannot be written.
   void save(const std::string& path) const;
+
+  // Draws the cells into an 8-bit grayscale PNG file, live cells white; a
+  // pixel covering many cells shows their density, as Golly does zoomed out.
+  // Throws UsageError for options that contradict each other or an image
+  // too large, RuntimeError when the file cannot be written.
+  void render(const std::string& path, const RenderOptions& options = {}) const;
 
   // "B3/S23", "plane" or "torus WxH", and the backend actually running.
   std::string rule() const;

@@ -1,6 +1,7 @@
 # The Python module against known results, the cell layout NumPy users rely
 # on, and the gol command's own error messages.
 import os
+import struct
 import subprocess
 
 import numpy as np
@@ -80,6 +81,42 @@ def test_save_writes_a_pattern_that_loads_back(tmp_path):
         if name.endswith(".rle"):
             assert again.generation == 100
             np.testing.assert_array_equal(again.cells(), world.cells())
+
+
+def png_size(path):
+    """(width, height) from a PNG file's IHDR chunk."""
+    head = path.read_bytes()[:24]
+    assert head[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", head[16:24])
+
+
+def test_render_draws_the_size_zoom_and_window_asked_for(tmp_path):
+    glider = gol.load("builtin:glider")
+    path = tmp_path / "glider.png"
+    glider.render(path)
+    assert png_size(path) == (48, 48)  # at most 16 pixels a cell by default
+    glider.render(path, zoom=2)
+    assert png_size(path) == (6, 6)
+    glider.render(str(path), zoom="1:1", window=(0, 0, 9, 4))
+    assert png_size(path) == (10, 5)
+    glider.render(path, size=(30, 20))
+    assert png_size(path) == (30, 20)
+    glider.render(path, size="40x10", window="-5,-5,5,5")
+    assert png_size(path) == (40, 10)
+
+
+def test_render_refuses_contradictory_or_malformed_options(tmp_path):
+    glider = gol.load("builtin:glider")
+    with pytest.raises(gol.UsageError):
+        glider.render(tmp_path / "a.png", size=(30, 20), zoom=2)
+    with pytest.raises(gol.UsageError, match="^zoom"):
+        glider.render(tmp_path / "a.png", zoom=0)
+    with pytest.raises(TypeError):
+        glider.render(tmp_path / "a.png", window=(0, 0, 9))
+    with pytest.raises(TypeError):
+        glider.render(tmp_path / "a.png", 2)  # options are keywords only
+    with pytest.raises(gol.RuntimeError, match="cannot write"):
+        glider.render(tmp_path / "no" / "such" / "dir.png")
 
 
 def gol_command_error(*args):

@@ -3,15 +3,25 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <array>
 #include <filesystem>
+#include <fstream>
 #include <regex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gol/gol.h"
 
 namespace gol {
 namespace {
+
+// A file name of this process's own in the temporary directory.
+std::string temp_path(const std::string& extension) {
+  return (std::filesystem::temp_directory_path() /
+          ("gol_api_test_" + std::to_string(getpid()) + extension))
+      .string();
+}
 
 const std::string kTorusPattern = std::string(GOL_TEST_DATA_DIR) + "/patterns-torus.rle";
 
@@ -54,14 +64,42 @@ TEST(World, AnEmptyWorldHasNoBox) {
 TEST(World, SavedPatternsLoadBackWithTheirGeneration) {
   World world = World::load("builtin:r-pentomino");
   world.advance(50);
-  const std::string path = (std::filesystem::temp_directory_path() /
-                            ("gol_api_test_" + std::to_string(getpid()) + ".rle"))
-                               .string();
+  const std::string path = temp_path(".rle");
   world.save(path);
   const World again = World::load(path);
   std::filesystem::remove(path);
   EXPECT_EQ(again.generation(), 50u);
   EXPECT_EQ(again.cells(), world.cells());
+}
+
+// Width and height from a PNG file's IHDR chunk (big-endian, after the
+// 8-byte signature and the chunk's length and type).
+std::pair<uint32_t, uint32_t> png_size(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::array<unsigned char, 24> head{};
+  in.read(reinterpret_cast<char*>(head.data()), head.size());
+  const auto big_endian = [&](size_t at) {
+    return uint32_t{head[at]} << 24 | uint32_t{head[at + 1]} << 16 | uint32_t{head[at + 2]} << 8 |
+           uint32_t{head[at + 3]};
+  };
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(head.data()) + 1, 3), "PNG");
+  return {big_endian(16), big_endian(20)};
+}
+
+TEST(World, RendersThePictureTheOptionsAskFor) {
+  const World glider = World::load("builtin:glider");
+  const std::string path = temp_path(".png");
+  glider.render(path);  // at most 16 pixels a cell by default
+  EXPECT_EQ(png_size(path), std::make_pair(48u, 48u));
+  glider.render(path, {.zoom = "2"});
+  EXPECT_EQ(png_size(path), std::make_pair(6u, 6u));
+  glider.render(path, {.window = "0,0,9,4", .zoom = "1"});
+  EXPECT_EQ(png_size(path), std::make_pair(10u, 5u));
+  glider.render(path, {.size = "30x20"});
+  EXPECT_EQ(png_size(path), std::make_pair(30u, 20u));
+  std::filesystem::remove(path);
+  EXPECT_THROW(glider.render(path, {.size = "30x20", .zoom = "2"}), UsageError);
+  EXPECT_THROW(glider.render(path, {.zoom = "zero"}), UsageError);
 }
 
 TEST(World, MovedWorldsKeepRunning) {
