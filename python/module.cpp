@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -111,8 +113,32 @@ std::string zoom_text(const py::object& zoom) {
   throw py::type_error("zoom must be None, pixels a cell (an int) or \"1:N\" for N cells a pixel");
 }
 
-gol::World load(const py::object& spec, const std::string& backend,
-                const std::optional<std::string>& rule, const py::object& torus, int threads) {
+// A World as Python holds it. The engine runs with the GIL released, so
+// other Python threads go on meanwhile; the world's own lock keeps two of
+// them from using it at once. The lock is only ever taken without the GIL
+// held, so a thread waiting for it never holds up one that has it and
+// wants the GIL back.
+class SharedWorld {
+ public:
+  explicit SharedWorld(gol::World world) : world_(std::move(world)) {}
+
+  // `use(world)` under the lock and without the GIL: it must not touch
+  // Python objects unless it takes the GIL back.
+  template <typename Use>
+  auto with_world(Use use) {
+    py::gil_scoped_release release;
+    const std::lock_guard<std::mutex> lock(mutex_);
+    return use(world_);
+  }
+
+ private:
+  gol::World world_;
+  std::mutex mutex_;
+};
+
+std::unique_ptr<SharedWorld> load(const py::object& spec, const std::string& backend,
+                                  const std::optional<std::string>& rule, const py::object& torus,
+                                  int threads) {
   const std::string spec_text = path_string(spec);
   gol::LoadOptions options;
   options.backend = backend;
@@ -123,36 +149,40 @@ gol::World load(const py::object& spec, const std::string& backend,
   // Reading a large file or building a large soup takes a while: let other
   // Python threads run meanwhile.
   py::gil_scoped_release release;
-  return gol::World::load(spec_text, options);
+  return std::make_unique<SharedWorld>(gol::World::load(spec_text, options));
 }
 
-// Advances in chunks of about a tenth of a second with the GIL released, so
-// that other Python threads run and Ctrl-C stops a long run between chunks
-// (the world then stands at the generation it reached).
-void step(gol::World& world, uint64_t generations) {
+// Advances in chunks of about a tenth of a second, taking the GIL between
+// them to see Ctrl-C, which stops the run there (the world then stands at
+// the generation it reached). Holds the world's lock throughout, so other
+// threads see the world before the step or after it.
+void step(SharedWorld& shared, uint64_t generations) {
   using Clock = std::chrono::steady_clock;
   constexpr auto kChunkTime = std::chrono::milliseconds(100);
-  uint64_t chunk = 1;
-  uint64_t done = 0;
-  while (done < generations) {
-    const uint64_t this_chunk = std::min(chunk, generations - done);
-    const auto start = Clock::now();
-    {
-      py::gil_scoped_release release;
+  shared.with_world([&](gol::World& world) {
+    uint64_t chunk = 1;
+    uint64_t done = 0;
+    while (done < generations) {
+      const uint64_t this_chunk = std::min(chunk, generations - done);
+      const auto start = Clock::now();
       world.advance(this_chunk);
+      done += this_chunk;
+      {
+        py::gil_scoped_acquire acquire;
+        if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+      }
+      if (Clock::now() - start < kChunkTime && chunk < (uint64_t{1} << 40)) chunk *= 2;
     }
-    done += this_chunk;
-    if (PyErr_CheckSignals() != 0) throw py::error_already_set();
-    if (Clock::now() - start < kChunkTime && chunk < (uint64_t{1} << 40)) chunk *= 2;
-  }
+  });
 }
 
 // An (N, 2) int64 array of (x, y) rows that owns the engine's vector of
 // cells, so large patterns are not copied a second time.
-py::array_t<int64_t> cells_array(const gol::World& world) {
+py::array_t<int64_t> cells_array(SharedWorld& shared) {
   static_assert(sizeof(gol::Cell) == 2 * sizeof(int64_t) && offsetof(gol::Cell, y) == 8,
                 "a Cell is two packed int64 values, x then y");
-  auto cells = std::make_unique<std::vector<gol::Cell>>(world.cells());
+  auto cells = std::make_unique<std::vector<gol::Cell>>(
+      shared.with_world([](gol::World& world) { return world.cells(); }));
   if (cells->empty()) return py::array_t<int64_t>(std::vector<py::ssize_t>{0, 2});
   const auto rows = static_cast<py::ssize_t>(cells->size());
   int64_t* data = &cells->front().x;
@@ -164,13 +194,14 @@ py::array_t<int64_t> cells_array(const gol::World& world) {
                               owner);
 }
 
-py::object bbox_tuple(const gol::World& world) {
-  const std::optional<gol::BBox> box = world.bbox();
+py::object bbox_tuple(SharedWorld& shared) {
+  const std::optional<gol::BBox> box =
+      shared.with_world([](gol::World& world) { return world.bbox(); });
   if (!box) return py::none();
   return py::make_tuple(box->xmin, box->ymin, box->xmax, box->ymax);
 }
 
-void render(const gol::World& world, const py::object& path, const py::object& size,
+void render(SharedWorld& shared, const py::object& path, const py::object& size,
             const py::object& zoom, const py::object& window) {
   gol::RenderOptions options;
   options.size = option_text(size, "x", 2, "size must be None, \"WxH\" or a (width, height) pair");
@@ -178,14 +209,28 @@ void render(const gol::World& world, const py::object& path, const py::object& s
   options.window =
       option_text(window, ",", 4, "window must be None, \"x0,y0,x1,y1\" or (x0, y0, x1, y1)");
   const std::string path_text = path_string(path);
-  py::gil_scoped_release release;
-  world.render(path_text, options);
+  shared.with_world([&](gol::World& world) { world.render(path_text, options); });
 }
 
-std::string world_repr(const gol::World& world) {
-  return "<gol.World generation=" + std::to_string(world.generation()) +
-         " population=" + std::to_string(world.population()) + " rule=" + world.rule() + " " +
-         world.topology() + " backend=" + world.backend() + ">";
+void save(SharedWorld& shared, const py::object& path) {
+  const std::string path_text = path_string(path);
+  shared.with_world([&](gol::World& world) { world.save(path_text); });
+}
+
+// A read-only property of the world: `read(world)` under the lock.
+template <typename Result>
+std::function<Result(SharedWorld&)> property(Result (gol::World::*read)() const) {
+  return [read](SharedWorld& shared) {
+    return shared.with_world([read](gol::World& world) { return (world.*read)(); });
+  };
+}
+
+std::string world_repr(SharedWorld& shared) {
+  return shared.with_world([](gol::World& world) {
+    return "<gol.World generation=" + std::to_string(world.generation()) +
+           " population=" + std::to_string(world.population()) + " rule=" + world.rule() + " " +
+           world.topology() + " backend=" + world.backend() + ">";
+  });
 }
 
 }  // namespace
@@ -211,30 +256,27 @@ PYBIND11_MODULE(gol, module) {
                ">";
       });
 
-  py::class_<gol::World>(module, "World", "A pattern being run; made by gol.load().")
+  py::class_<SharedWorld>(module, "World", "A pattern being run; made by gol.load().")
       .def("step", &step, py::arg("generations") = 1,
            "Advances the world by `generations`; Ctrl-C stops between chunks.")
-      .def_property_readonly("generation", &gol::World::generation,
+      .def_property_readonly("generation", property(&gol::World::generation),
                              "Counted from the pattern's own generation (#CXRLE Gen=).")
-      .def_property_readonly("population", &gol::World::population)
+      .def_property_readonly("population", property(&gol::World::population))
       .def_property_readonly("bbox", &bbox_tuple,
                              "(xmin, ymin, xmax, ymax), inclusive, or None when empty.")
       .def("cells", &cells_array,
            "The live cells as an (N, 2) int64 array of (x, y) rows, by y then x.")
-      .def(
-          "save",
-          [](const gol::World& world, const py::object& path) { world.save(path_string(path)); },
-          py::arg("path"),
-          "Writes .rle, .cells, .mc, or any of them with .gz, chosen by the extension.")
+      .def("save", &save, py::arg("path"),
+           "Writes .rle, .cells, .mc, or any of them with .gz, chosen by the extension.")
       .def("render", &render, py::arg("path"), py::kw_only(), py::arg("size") = py::none(),
            py::arg("zoom") = py::none(), py::arg("window") = py::none(),
            "Draws the cells into a grayscale PNG, live cells white; zoomed out, a pixel\n"
            "shows the density of the cells it covers. size=(W, H) fits the window into\n"
            "W x H pixels; zoom=4 draws 4 pixels a cell, zoom='1:8' 8 cells a pixel;\n"
            "window=(x0, y0, x1, y1) picks the cells (default: the bounding box).")
-      .def_property_readonly("rule", &gol::World::rule)
-      .def_property_readonly("topology", &gol::World::topology)
-      .def_property_readonly("backend", &gol::World::backend)
+      .def_property_readonly("rule", property(&gol::World::rule))
+      .def_property_readonly("topology", property(&gol::World::topology))
+      .def_property_readonly("backend", property(&gol::World::backend))
       .def("__repr__", &world_repr);
 
   module.def("load", &load, py::arg("spec"), py::arg("backend") = "auto",

@@ -1,8 +1,11 @@
 # The Python module against known results, the cell layout NumPy users rely
 # on, and the gol command's own error messages.
 import os
+import signal
+import sys
 import struct
 import subprocess
+import threading
 
 import numpy as np
 import pytest
@@ -52,6 +55,42 @@ def test_every_available_backend_agrees_with_the_serial_reference():
         world.step(100)
         assert world.backend == name
         np.testing.assert_array_equal(world.cells(), reference.cells(), err_msg=name)
+
+
+def test_other_threads_run_during_a_step_and_see_the_world_before_or_after_it():
+    world = gol.load("soup:256x256:0.5:11")
+    stepper = threading.Thread(target=world.step, args=(3000,))
+    stepper.start()
+    seen = set()
+    while stepper.is_alive():
+        seen.add(world.generation)
+        world.cells()
+    stepper.join()
+    assert seen <= {0, 3000}
+    reference = gol.load("soup:256x256:0.5:11")
+    reference.step(3000)
+    np.testing.assert_array_equal(world.cells(), reference.cells())
+
+
+def test_ctrl_c_stops_a_long_step_between_chunks():
+    script = (
+        "import gol\n"
+        "world = gol.load('soup:512x512:0.5:5')\n"
+        "try:\n"
+        "    print('stepping', flush=True)\n"
+        "    world.step(10**12)\n"
+        "except KeyboardInterrupt:\n"
+        "    print(world.generation, flush=True)\n"
+    )
+    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline() == "stepping\n"
+        child.send_signal(signal.SIGINT)
+        out, _ = child.communicate(timeout=60)
+    finally:
+        child.kill()  # a step that ignored Ctrl-C would run on
+    assert child.returncode == 0
+    assert 0 <= int(out) < 10**12
 
 
 def test_rule_and_torus_override_the_pattern():
