@@ -4,9 +4,8 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "bench/backend_runner.h"
 #include "bench/bench_options.h"
@@ -20,6 +19,7 @@
 #include "bench/workloads.h"
 #include "engine/backend_registry.h"
 #include "engine/core/error.h"
+#include "engine/core/output_file.h"
 #include "patterns/pattern_io.h"
 
 namespace gol::bench {
@@ -200,23 +200,25 @@ void print_workload_list(std::ostream& out, bool quick) {
   }
 }
 
-// Writes through a temporary file and a rename, so a failed run never
-// leaves half a file; "-" is stdout.
+// Files go through write_file_atomically, so a failed run never leaves half
+// a file; "-" is stdout.
 void write_output(const std::string& path, const BenchReport& report,
                   void (*writer)(std::ostream&, const BenchReport&)) {
   if (path == "-") {
     writer(std::cout, report);
     return;
   }
-  const std::string temporary = path + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (out) writer(out, report);
-    if (!out) throw RuntimeError("cannot write " + temporary);
-  }
-  std::error_code ec;
-  std::filesystem::rename(temporary, path, ec);
-  if (ec) throw RuntimeError("cannot rename " + temporary + " to " + path + ": " + ec.message());
+  std::ostringstream text;
+  writer(text, report);
+  write_file_atomically(path, text.str());
+}
+
+// A long benchmark must not end in an output it cannot write.
+void check_output_paths(const BenchOptions& options) {
+  if (options.json_path && *options.json_path != "-")
+    check_output_path(*options.json_path, "--json");
+  if (options.csv_path && *options.csv_path != "-") check_output_path(*options.csv_path, "--csv");
+  if (options.plot_path) check_output_path(*options.plot_path, "--plot");
 }
 
 int run_one(const BenchOptions& options) {
@@ -240,6 +242,7 @@ int run_one(const BenchOptions& options) {
 
 int run_bench_command(const BenchOptions& options) {
   if (options.run_one) return run_one(options);
+  check_output_paths(options);
   if (!options.gpu_kernel_sides.empty()) return run_gpu_kernel_bench(options);
   if (options.tile_pool_side > 0) return run_tile_pool_bench(options);
   if (options.list) {

@@ -4,12 +4,12 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "engine/core/error.h"
+#include "engine/core/output_file.h"
 #include "engine/json_writer.h"
 #ifdef GOL_HAVE_CUDA
 #include "gpu/gpu_backend.h"
@@ -149,8 +149,10 @@ int run_gpu_kernel_bench(const BenchOptions& options) {
       std::cout << "  " << row.timing.width << ": " << row.timing.kernel << "\n";
     }
   }
-  if (options.json_path) {
-    std::ofstream(*options.json_path) << rows_json(rows) << "\n";
+  if (options.json_path == "-") {
+    std::cout << rows_json(rows) << "\n";
+  } else if (options.json_path) {
+    write_file_atomically(*options.json_path, rows_json(rows) + "\n");
   }
   for (const auto& [kernel, row] : rows) {
     if (row.timing.final_population != row.reference_population) {

@@ -1,5 +1,5 @@
-// Pattern specs, file reading (gzip by magic bytes, format by content) and
-// atomic file writing (temporary file in the same directory, then rename).
+// Pattern specs, file and standard input reading (gzip by magic bytes,
+// format by content or as told) and pattern file writing.
 #include "patterns/pattern_io.h"
 
 #include <fcntl.h>
@@ -14,6 +14,7 @@
 
 #include "engine/core/error.h"
 #include "engine/core/memory_budget.h"
+#include "engine/core/output_file.h"
 #include "patterns/catalogue.h"
 #include "patterns/gzip.h"
 #include "patterns/macrocell.h"
@@ -104,6 +105,11 @@ Format detect_format(TextReader& in) {
 // gzip can be told from text by its magic bytes.
 class FileSource final : public ByteSource {
  public:
+  // Standard input, named `name` in messages; not closed.
+  struct StandardInput {};
+  FileSource(StandardInput, const std::string& name)
+      : path_(name), fd_(STDIN_FILENO), owned_(false) {}
+
   explicit FileSource(const std::string& path) : path_(path) {
     fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd_ < 0) {
@@ -119,7 +125,9 @@ class FileSource final : public ByteSource {
       throw InputError(path, 0, 0, "cannot open pattern file: it is a directory");
     }
   }
-  ~FileSource() override { ::close(fd_); }
+  ~FileSource() override {
+    if (owned_) ::close(fd_);
+  }
   FileSource(const FileSource&) = delete;
   FileSource& operator=(const FileSource&) = delete;
 
@@ -159,6 +167,7 @@ class FileSource final : public ByteSource {
 
   std::string path_;
   int fd_ = -1;
+  bool owned_ = true;
   std::string head_;
   size_t head_used_ = 0;
   bool ended_ = false;
@@ -180,39 +189,31 @@ std::string lower(std::string_view text) {
   return out;
 }
 
-[[noreturn]] void fail_write(const std::string& path, const std::string& what) {
-  throw RuntimeError("cannot write '" + path + "': " + what);
+Pattern read_pattern_as(TextReader& in, PatternFormat format) {
+  switch (format) {
+    case PatternFormat::kRle:
+      return read_rle(in);
+    case PatternFormat::kCells:
+      return read_cells(in);
+    case PatternFormat::kMacrocell:
+      return read_macrocell(in);
+  }
+  GOL_CHECK(false);
+}
+
+// A file or standard input: gunzipped as it is read when it starts with
+// gzip's magic, then read as `format` or as its content suggests.
+Pattern read_source(FileSource& file, const std::string& source, const std::string& name,
+                    std::optional<PatternFormat> format) {
+  std::optional<GzipSource> gzip;
+  if (is_gzip(file.head(2))) gzip.emplace(file, source, memory_budget());
+  TextReader in(gzip ? static_cast<ByteSource&>(*gzip) : file, source);
+  Pattern pattern = format ? read_pattern_as(in, *format) : read_pattern(in);
+  if (pattern.name.empty()) pattern.name = name;
+  return pattern;
 }
 
 }  // namespace
-
-void write_atomically(const std::string& path, std::string_view data) {
-  std::string temp = path + ".tmp.XXXXXX";
-  const int fd = mkstemp(temp.data());
-  if (fd < 0) fail_write(path, std::strerror(errno));
-  const auto fail_and_clean = [&](const std::string& what) {
-    ::close(fd);
-    ::unlink(temp.c_str());
-    fail_write(path, what);
-  };
-  size_t written = 0;
-  while (written < data.size()) {
-    const ssize_t n = ::write(fd, data.data() + written, data.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) fail_and_clean(std::strerror(errno));
-    written += static_cast<size_t>(n);
-  }
-  if (::fchmod(fd, 0644) != 0 || ::fsync(fd) != 0) fail_and_clean(std::strerror(errno));
-  if (::close(fd) != 0) {
-    ::unlink(temp.c_str());
-    fail_write(path, std::strerror(errno));
-  }
-  if (std::rename(temp.c_str(), path.c_str()) != 0) {
-    const std::string what = std::strerror(errno);
-    ::unlink(temp.c_str());
-    fail_write(path, what);
-  }
-}
 
 Pattern read_pattern(TextReader& in) {
   switch (detect_format(in)) {
@@ -236,17 +237,16 @@ Pattern parse_pattern(std::string_view text, std::string_view source) {
   return read_pattern(in);
 }
 
-Pattern read_pattern_file(const std::string& path) {
+Pattern read_pattern_file(const std::string& path, std::optional<PatternFormat> format) {
   FileSource file(path);
-  std::optional<GzipSource> gzip;
-  if (is_gzip(file.head(2))) gzip.emplace(file, path, memory_budget());
-  TextReader in(gzip ? static_cast<ByteSource&>(*gzip) : file, path);
-  Pattern pattern = read_pattern(in);
-  if (pattern.name.empty()) pattern.name = file_name_of(path);
-  return pattern;
+  return read_source(file, path, file_name_of(path), format);
 }
 
-Pattern load_pattern(std::string_view spec) {
+Pattern load_pattern(std::string_view spec, std::optional<PatternFormat> format) {
+  if (spec == "-") {
+    FileSource input(FileSource::StandardInput{}, "<stdin>");
+    return read_source(input, "<stdin>", "stdin", format);
+  }
   if (spec.empty())
     throw InputError("empty pattern name (expected a file, builtin:NAME or soup:WxH)");
   if (spec.starts_with("builtin:")) return builtin_pattern(spec.substr(8));
@@ -258,25 +258,53 @@ Pattern load_pattern(std::string_view spec) {
     pattern.format = "soup";
     return pattern;
   }
-  return read_pattern_file(std::string(spec));
+  return read_pattern_file(std::string(spec), format);
 }
 
-void write_pattern_file(const std::string& path, const Pattern& p) {
+std::optional<PatternFormat> pattern_format_named(std::string_view name) {
+  if (name == "rle") return PatternFormat::kRle;
+  if (name == "cells") return PatternFormat::kCells;
+  if (name == "mc") return PatternFormat::kMacrocell;
+  return std::nullopt;
+}
+
+std::optional<OutputFormat> output_format_of(std::string_view path) {
   std::string name = lower(path);
-  const bool compress = ends_with(name, ".gz");
-  if (compress) name.resize(name.size() - 3);
-  std::string text;
-  if (ends_with(name, ".rle")) {
-    text = to_rle(p);
-  } else if (ends_with(name, ".cells")) {
-    text = to_cells(p);
+  OutputFormat format;
+  format.gzip = ends_with(name, ".gz");
+  if (format.gzip) name.resize(name.size() - 3);
+  if (ends_with(name, ".rle")) return format;
+  if (ends_with(name, ".cells")) {
+    format.format = PatternFormat::kCells;
   } else if (ends_with(name, ".mc")) {
-    text = to_macrocell(p);
+    format.format = PatternFormat::kMacrocell;
   } else {
+    return std::nullopt;
+  }
+  return format;
+}
+
+std::string pattern_text(const Pattern& p, PatternFormat format) {
+  switch (format) {
+    case PatternFormat::kRle:
+      return to_rle(p);
+    case PatternFormat::kCells:
+      return to_cells(p);
+    case PatternFormat::kMacrocell:
+      return to_macrocell(p);
+  }
+  GOL_CHECK(false);
+}
+
+void write_pattern_file(const std::string& path, const Pattern& p,
+                        std::optional<OutputFormat> format) {
+  if (!format) format = output_format_of(path);
+  if (!format) {
     throw UsageError("cannot tell the output format of '" + path +
                      "': use a name ending in .rle, .cells or .mc, optionally followed by .gz");
   }
-  write_atomically(path, compress ? gzip(text) : text);
+  const std::string text = pattern_text(p, format->format);
+  write_file_atomically(path, format->gzip ? gzip(text) : text);
 }
 
 }  // namespace gol::patterns

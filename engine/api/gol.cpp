@@ -3,6 +3,7 @@
 #include "gol/gol.h"
 
 #include "engine/backend_registry.h"
+#include "engine/core/output_file.h"
 #include "engine/simulation.h"
 #include "patterns/pattern_io.h"
 #include "patterns/png_render.h"
@@ -79,7 +80,7 @@ void World::save(const std::string& path) const {
 void World::render(const std::string& path, const RenderOptions& options) const {
   const patterns::RenderOptions render = render_options(options);
   const patterns::GrayImage image = patterns::render_image(impl_->simulation.cells(), render);
-  patterns::write_atomically(path, patterns::encode_png(image));
+  write_file_atomically(path, patterns::encode_png(image));
 }
 
 std::string World::rule() const { return impl_->simulation.rule().to_string(); }
