@@ -10,6 +10,7 @@
 #include "cpu/simd/tile_step.h"
 #include "engine/cli/subcommands.h"
 #include "engine/core/error.h"
+#include "engine/core/memory_budget.h"
 
 namespace gol::cli {
 namespace {
@@ -161,6 +162,17 @@ CLI::Validator whole_number(uint64_t min, uint64_t max) {
         return {};
       },
       "", "whole number");
+}
+
+void add_max_memory_option(CLI::App& command) {
+  command
+      .add_option_function<std::string>(
+          "--max-memory",
+          [](const std::string& text) { set_memory_budget(parse_memory_size(text)); },
+          "The most memory a pattern, soup, torus or run may take, as 512M, 4G, 1.5GiB "
+          "(default: " +
+              format_bytes(default_memory_budget()) + ", half of what this machine allows)")
+      ->type_name("SIZE");
 }
 
 void configure_defaults(CLI::App& gol) {

@@ -10,10 +10,14 @@
 namespace gol::cli {
 namespace {
 
+constexpr uint64_t kMaxGeneration = std::numeric_limits<int64_t>::max();
+
 constexpr const char* kPatternHelp =
     "PATTERN is a file (RLE, .cells, Life 1.05/1.06, optionally gzipped; the format is told\n"
-    "by content), builtin:NAME (gol info builtin:NAME) or a seeded random soup\n"
-    "soup:WxH[:DENSITY[:SEED]].\n"
+    "by content), - for standard input, builtin:NAME (gol info builtin:NAME) or a seeded\n"
+    "random soup soup:WxH[:DENSITY[:SEED]].\n"
+    "SIGINT or SIGTERM during a run writes the state reached to --out and --checkpoint,\n"
+    "then exits 130 or 143.\n"
     "Exit codes: 0 success, 2 bad command line, 3 bad input, 4 runtime failure.";
 
 }  // namespace
@@ -22,12 +26,18 @@ Subcommand add_run_subcommand(CLI::App& gol) {
   auto options = std::make_shared<RunOptions>();
   CLI::App* run = gol.add_subcommand("run", "Run a pattern for some generations and report");
   run->add_option("PATTERN", options->pattern,
-                  "A file, builtin:NAME or soup:WxH[:DENSITY[:SEED]] (default: " +
+                  "A file, - (standard input), builtin:NAME or soup:WxH[:DENSITY[:SEED]] "
+                  "(default: " +
                       std::string(kDefaultPattern) + ")");
-  run->add_option("--gens", options->generations, "Generations to run")
-      ->default_val(kDefaultGenerations)
-      ->check(whole_number(0, std::numeric_limits<int64_t>::max()))
-      ->type_name("N");
+  CLI::Option* gens = run->add_option("--gens", options->generations, "Generations to run")
+                          ->default_val(kDefaultGenerations)
+                          ->check(whole_number(0, kMaxGeneration))
+                          ->type_name("N");
+  run->add_option("--until", options->until,
+                  "Run to generation G, counting from the pattern's own (#CXRLE Gen=)")
+      ->check(whole_number(0, kMaxGeneration))
+      ->type_name("G")
+      ->excludes(gens);
   run->add_option("--backend", options->backend,
                   "auto, cpu or a name from 'gol backends' (default: auto)");
   run->add_option("--rule", options->rule, "B3/S23, b3s23, 23/3 or B3/S23:T256,256");
@@ -35,7 +45,25 @@ Subcommand add_run_subcommand(CLI::App& gol) {
   run->add_option("--threads", options->threads, "CPU threads, up to 4096 (0: all)")
       ->check(whole_number(0, 4096))
       ->type_name("N");
-  run->add_option("--out", options->out, "Write the final pattern: .rle, .cells, either with .gz");
+  run->add_option("--out", options->out,
+                  "Write the final pattern: .rle, .cells, either with .gz, or - (standard "
+                  "output, RLE unless --format says)")
+      ->type_name("FILE");
+  run->add_option("--format", options->format,
+                  "rle, cells or mc: the format of - (input or output) and of an --out name "
+                  "without a known extension")
+      ->check(CLI::IsMember({"rle", "cells", "mc"}));
+  run->add_option("--log", options->log,
+                  "Write CSV rows generation,population,xmin,ymin,xmax,ymax,tiles_active,seconds "
+                  "every --every generations, from the start")
+      ->type_name("FILE.csv");
+  run->add_option("--checkpoint", options->checkpoint,
+                  "Keep a resumable state (.rle) every --every generations; resume by running it")
+      ->type_name("FILE.rle");
+  run->add_option("--every", options->every, "Generations between --log rows and checkpoints")
+      ->check(whole_number(1, kMaxGeneration))
+      ->type_name("N");
+  add_max_memory_option(*run);
   run->add_flag("--json", options->json, "Print the summary as one JSON object");
   run->add_flag("--quiet", options->quiet, "No progress line");
   run->footer(kPatternHelp);
@@ -45,8 +73,13 @@ Subcommand add_run_subcommand(CLI::App& gol) {
 Subcommand add_info_subcommand(CLI::App& gol) {
   auto options = std::make_shared<InfoOptions>();
   CLI::App* info = gol.add_subcommand("info", "Describe a pattern: format, rule, size, comments");
-  info->add_option("PATTERN", options->pattern, "A file, builtin:NAME or soup:WxH[:DENSITY[:SEED]]")
+  info->add_option("PATTERN", options->pattern,
+                   "A file, - (standard input), builtin:NAME or soup:WxH[:DENSITY[:SEED]]")
       ->required();
+  info->add_option("--format", options->format,
+                   "rle, cells or mc: read standard input as this format")
+      ->check(CLI::IsMember({"rle", "cells", "mc"}));
+  add_max_memory_option(*info);
   info->add_flag("--json", options->json, "Print one JSON object");
   info->footer(kPatternHelp);
   return {info, [options](const std::vector<std::string>&) { return info_command(*options); }};

@@ -1,6 +1,7 @@
 // Formatting of the `gol run` summary, as text and as one JSON object.
 #include "engine/cli/run_summary.h"
 
+#include <cmath>
 #include <cstdio>
 
 #include "engine/json_writer.h"
@@ -10,10 +11,21 @@ namespace {
 
 double per_second(double amount, double seconds) { return seconds > 0 ? amount / seconds : 0.0; }
 
-std::string with_si_prefix(double value) {
-  static const char* const kPrefixes[] = {"", "k", "M", "G", "T", "P"};
+// hi - lo + 1 as text. Up to 2^64 cells wide (the whole int64 range),
+// which neither int64 nor uint64 holds.
+std::string side_text(int64_t lo, int64_t hi) {
+  const uint64_t span = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo);
+  return span == UINT64_MAX ? "18446744073709551616" : std::to_string(span + 1);
+}
+
+}  // namespace
+
+std::string si_number(double value) {
+  static const char* const kPrefixes[] = {"", "k", "M", "G", "T", "P", "E", "Z", "Y"};
+  // Never "-0" nor "nan": a rate is zero when nothing can be said.
+  if (!(value > 0) || !std::isfinite(value)) value = 0;
   int prefix = 0;
-  while (value >= 1000.0 && prefix < 5) {
+  while (value >= 1000.0 && prefix < 8) {
     value /= 1000.0;
     ++prefix;
   }
@@ -26,10 +38,8 @@ std::string bbox_text(const std::optional<BBox>& box) {
   if (!box) return "empty";
   return "x " + std::to_string(box->xmin) + ".." + std::to_string(box->xmax) + ", y " +
          std::to_string(box->ymin) + ".." + std::to_string(box->ymax) + " (" +
-         std::to_string(box->width()) + " x " + std::to_string(box->height()) + ")";
+         side_text(box->xmin, box->xmax) + " x " + side_text(box->ymin, box->ymax) + ")";
 }
-
-}  // namespace
 
 double RunSummary::cups_effective() const {
   return per_second(area * static_cast<double>(generations_run), seconds);
@@ -55,8 +65,8 @@ std::string summary_text(const RunSummary& s) {
   out += "population   " + std::to_string(s.population) + "\n";
   out += "bbox         " + bbox_text(s.bbox) + "\n";
   out += "time         " + std::string(seconds) + "\n";
-  out += "CUpS         " + with_si_prefix(s.cups_effective()) + " effective, " +
-         with_si_prefix(s.cups_computed()) + " computed\n";
+  out += "CUpS         " + si_number(s.cups_effective()) + " effective, " +
+         si_number(s.cups_computed()) + " computed\n";
   if (s.stats.tiles_total > 0) {
     out += "tiles        " + std::to_string(s.stats.tiles_active) + " active of " +
            std::to_string(s.stats.tiles_total) + "\n";

@@ -30,6 +30,12 @@ struct RunSummary {
   double cups_computed() const;
 };
 
+// "12.3 G": three significant digits and an SI prefix, as the summary and
+// the progress line show rates. Zero, negative or non-finite values read 0.
+std::string si_number(double value);
+// "x 2..4, y 3..5 (3 x 3)", or "empty"; exact for boxes wider than int64.
+std::string bbox_text(const std::optional<BBox>& box);
+
 std::string summary_text(const RunSummary& summary);
 std::string summary_json(const RunSummary& summary);
 

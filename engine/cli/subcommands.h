@@ -28,6 +28,10 @@ Subcommand add_bench_subcommand(CLI::App& gol);
 // no exponent, so "-5", "0x10" and "1e3" are refused with the range named.
 CLI::Validator whole_number(uint64_t min, uint64_t max);
 
+// --max-memory SIZE ("512M", "4G"): sets the process's memory budget
+// (engine/core/memory_budget.h) as soon as it is parsed.
+void add_max_memory_option(CLI::App& command);
+
 // Settings every gol app shares; call before adding subcommands.
 void configure_defaults(CLI::App& gol);
 

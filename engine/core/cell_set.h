@@ -15,8 +15,14 @@ namespace gol {
 
 // Cells in the box (0 for none), as a double: effective-CUpS arithmetic
 // overflows int64 on large tori times many generations.
+// The sides are taken as unsigned differences: a box more than 2^63 wide
+// overflows BBox::width().
 inline double bbox_area(const std::optional<BBox>& box) {
-  return box ? static_cast<double>(box->width()) * static_cast<double>(box->height()) : 0.0;
+  if (!box) return 0.0;
+  const auto side = [](int64_t lo, int64_t hi) {
+    return static_cast<double>(static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo)) + 1.0;
+  };
+  return side(box->xmin, box->xmax) * side(box->ymin, box->ymax);
 }
 
 class CellSet {

@@ -1,90 +1,12 @@
 // The gol command as a user meets it: exit codes, one-line errors naming
 // the problem, the --json contract and --out files.
-#include <fcntl.h>
-#include <gtest/gtest.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <filesystem>
-#include <fstream>
-#include <sstream>
-#include <string>
-#include <vector>
-
-extern char** environ;
+#include "tests/engine/gol_process.h"
 
 namespace {
 
+using gol::testing::Outcome;
 namespace fs = std::filesystem;
-
-struct Outcome {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-class CliTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("gol_cli_test_" + std::to_string(getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  fs::path write_file(const std::string& name, const std::string& content) {
-    const fs::path path = dir_ / name;
-    std::ofstream(path, std::ios::binary) << content;
-    return path;
-  }
-
-  Outcome gol(const std::vector<std::string>& args) {
-    const fs::path out_path = dir_ / "stdout.txt";
-    const fs::path err_path = dir_ / "stderr.txt";
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                     0644);
-    posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                     0644);
-    std::vector<std::string> argv_text{GOL_EXE_PATH};
-    argv_text.insert(argv_text.end(), args.begin(), args.end());
-    std::vector<char*> argv;
-    for (std::string& arg : argv_text) argv.push_back(arg.data());
-    argv.push_back(nullptr);
-    pid_t pid = 0;
-    Outcome outcome;
-    if (posix_spawn(&pid, GOL_EXE_PATH, &actions, nullptr, argv.data(), environ) == 0) {
-      int status = 0;
-      waitpid(pid, &status, 0);
-      outcome.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    }
-    posix_spawn_file_actions_destroy(&actions);
-    outcome.out = slurp(out_path);
-    outcome.err = slurp(err_path);
-    return outcome;
-  }
-
-  // Runs gol and expects `code` with `needle` in the first stderr line.
-  void expect_failure(const std::vector<std::string>& args, int code, const std::string& needle) {
-    const Outcome outcome = gol(args);
-    EXPECT_EQ(outcome.exit_code, code) << outcome.err;
-    const std::string first_line = outcome.err.substr(0, outcome.err.find('\n'));
-    EXPECT_NE(first_line.find(needle), std::string::npos)
-        << "stderr: " << outcome.err << "\nexpected to mention: " << needle;
-  }
-
-  fs::path dir_;
-};
+using CliTest = gol::testing::GolProcessTest;
 
 TEST_F(CliTest, GliderRunReportsJsonWithEveryDocumentedKey) {
   const Outcome outcome =

@@ -1,0 +1,275 @@
+// `gol run`: check every output first, load, step in chunks (progress,
+// log rows, checkpoints, stop requests between chunks), then write and
+// report.
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <limits>
+#include <memory>
+#include <string>
+
+#include "engine/cli/commands.h"
+#include "engine/cli/pattern_outputs.h"
+#include "engine/cli/progress_line.h"
+#include "engine/cli/run_log.h"
+#include "engine/cli/run_summary.h"
+#include "engine/cli/signals.h"
+#include "engine/core/error.h"
+#include "engine/core/output_file.h"
+#include "engine/simulation.h"
+
+namespace gol::cli {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Chunks of generations are sized to take about this long, so stop
+// requests, progress and the clock are looked at a few times a second
+// while the per-chunk overhead stays negligible.
+constexpr double kChunkSeconds = 0.25;
+constexpr uint64_t kMaxChunk = uint64_t{1} << 40;
+constexpr uint64_t kMaxGeneration = std::numeric_limits<int64_t>::max();
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// What a run will write, checked before the pattern is even loaded.
+struct RunPlan {
+  std::optional<patterns::PatternFormat> input_format;
+  std::optional<PatternOutput> out;
+  std::optional<PatternOutput> checkpoint;
+  uint64_t every = 0;  // 0: no log rows or checkpoints
+};
+
+RunPlan plan_run(const RunOptions& options) {
+  // Mistakes on the command line first (exit 2), then the files (exit 4).
+  if (options.out == "-" && options.json) {
+    throw UsageError("--out - and --json cannot both write to standard output");
+  }
+  if ((options.log || options.checkpoint) && !options.every) {
+    throw UsageError(std::string(options.log ? "--log" : "--checkpoint") + " needs --every N");
+  }
+  if (options.every && !options.log && !options.checkpoint) {
+    throw UsageError("--every needs --log FILE or --checkpoint FILE");
+  }
+  if (options.log == "-") throw UsageError("--log needs a file name, not '-'");
+  const std::optional<patterns::PatternFormat> format = format_option(options.format);
+  RunPlan plan;
+  // --format serves the output when its name cannot tell; otherwise
+  // standard input, whose format content usually tells anyway.
+  if (options.out) plan.out = plan_pattern_output(*options.out, format, "--out");
+  const bool out_uses_format =
+      options.out && (*options.out == "-" || !patterns::output_format_of(*options.out));
+  if (format && options.pattern != "-" && !out_uses_format) {
+    throw UsageError(
+        "--format applies to '-' (standard input or output) and to an --out name "
+        "without a known extension; neither is used here");
+  }
+  plan.input_format = options.pattern == "-" && !out_uses_format ? format : std::nullopt;
+  plan.every = options.every.value_or(0);
+  if (options.checkpoint) {
+    if (*options.checkpoint == "-") throw UsageError("--checkpoint needs a file name, not '-'");
+    const std::optional<patterns::OutputFormat> named =
+        patterns::output_format_of(*options.checkpoint);
+    if (!named || named->format != patterns::PatternFormat::kRle) {
+      throw UsageError("--checkpoint '" + *options.checkpoint +
+                       "': a checkpoint must keep the generation, rule and torus: name it "
+                       ".rle or .rle.gz");
+    }
+    plan.checkpoint = plan_pattern_output(*options.checkpoint, std::nullopt, "--checkpoint");
+  }
+  if (options.log) check_output_path(*options.log, "--log");
+  return plan;
+}
+
+SimulationOptions simulation_options(const RunOptions& options) {
+  SimulationOptions simulation;
+  simulation.backend = options.backend;
+  simulation.backend_options.threads = options.threads;
+  if (options.rule) {
+    const RuleSpec spec = parse_rule(*options.rule, "--rule");
+    simulation.rule = spec.rule;
+    simulation.topology = spec.topology;
+  }
+  if (options.torus) simulation.topology = parse_torus_size(*options.torus, "--torus");
+  return simulation;
+}
+
+uint64_t target_generation(const RunOptions& options, uint64_t start) {
+  if (options.until) {
+    if (*options.until < start) {
+      throw UsageError("--until " + std::to_string(*options.until) +
+                       " is before the pattern's generation " + std::to_string(start) +
+                       " (its #CXRLE Gen=)");
+    }
+    return *options.until;
+  }
+  if (options.generations > kMaxGeneration - start) {
+    throw UsageError("--gens " + std::to_string(options.generations) + " from generation " +
+                     std::to_string(start) + " would pass generation 2^63-1");
+  }
+  return start + options.generations;
+}
+
+double world_area(const Simulation& simulation, const std::optional<BBox>& box) {
+  const Topology& topology = simulation.topology();
+  if (topology.is_torus()) {
+    return static_cast<double>(topology.width) * static_cast<double>(topology.height);
+  }
+  return bbox_area(box);
+}
+
+// Steps the simulation to the target, doing what is due between chunks.
+class RunLoop {
+ public:
+  // `area`: the world's extent at the start.
+  RunLoop(Simulation& simulation, const RunPlan& plan, RunLog* log, ProgressLine& progress,
+          double area)
+      : simulation_(simulation), plan_(plan), log_(log), progress_(progress), known_area_(area) {}
+
+  // Returns the signal that stopped the run early, or 0.
+  int run_to(uint64_t target, const StopRequests& stop) {
+    start_ = Clock::now();
+    if (log_ != nullptr) log_row();
+    while (simulation_.generation() < target && stop.signal() == 0) {
+      const uint64_t generation = simulation_.generation();
+      uint64_t next = generation + std::min(chunk_, target - generation);
+      if (plan_.every > 0) next = std::min(next, (generation / plan_.every + 1) * plan_.every);
+      const auto chunk_start = Clock::now();
+      simulation_.advance(next - generation);
+      checkpoint_is_current_ = false;
+      adapt_chunk(seconds_since(chunk_start));
+      if (plan_.every > 0 && next % plan_.every == 0) save_milestone();
+      progress_.update(state());
+    }
+    seconds_ = seconds_since(start_);
+    return stop.signal();
+  }
+
+  // The final log row and checkpoint, unless the last milestone was here.
+  void finish() {
+    if (log_ != nullptr && log_->last_generation() != simulation_.generation()) log_row();
+    if (plan_.checkpoint && !checkpoint_is_current_) write_checkpoint();
+  }
+
+  double seconds() const { return seconds_; }
+
+ private:
+  ProgressState state() const {
+    return {simulation_.generation(), simulation_.population(), seconds_since(start_), known_area_,
+            simulation_.stats()};
+  }
+
+  // The bounding box costs a copy of the cells, so it is measured only
+  // where one is made anyway: at log rows and checkpoints.
+  void note_extent(const std::optional<BBox>& box) {
+    known_area_ = std::max(known_area_, world_area(simulation_, box));
+  }
+
+  void log_row() {
+    const std::optional<BBox> box = simulation_.cells().bbox();
+    note_extent(box);
+    log_->row(state(), box);
+  }
+
+  void write_checkpoint() {
+    const Pattern snapshot = simulation_.snapshot();
+    note_extent(snapshot.cells.bbox());
+    write_pattern_output(*plan_.checkpoint, snapshot);
+    checkpoint_is_current_ = true;
+  }
+
+  void save_milestone() {
+    if (log_ != nullptr) log_row();
+    if (plan_.checkpoint) write_checkpoint();
+  }
+
+  void adapt_chunk(double chunk_seconds) {
+    if (chunk_seconds < kChunkSeconds && chunk_ < kMaxChunk) chunk_ *= 2;
+    if (chunk_seconds > 4 * kChunkSeconds && chunk_ > 1) chunk_ /= 2;
+  }
+
+  Simulation& simulation_;
+  const RunPlan& plan_;
+  RunLog* log_;
+  ProgressLine& progress_;
+  Clock::time_point start_;
+  double known_area_;
+  uint64_t chunk_ = 1;
+  bool checkpoint_is_current_ = false;
+  double seconds_ = 0;
+};
+
+// "gol: stopped by SIGINT at generation 1234; the state reached is in
+// out.rle and run.ckpt.rle".
+std::string stop_message(int signal_number, uint64_t generation, const RunPlan& plan) {
+  std::string message = "gol: stopped by ";
+  message += signal_number == SIGINT ? "SIGINT" : "SIGTERM";
+  message += " at generation ";
+  message += std::to_string(generation);
+  std::string kept;
+  if (plan.out) kept = plan.out->path == "-" ? "standard output" : plan.out->path;
+  if (plan.checkpoint) {
+    if (!kept.empty()) kept += " and ";
+    kept += plan.checkpoint->path;
+  }
+  if (!kept.empty()) {
+    message += "; the state reached is in ";
+    message += kept;
+  }
+  message += "\n";
+  return message;
+}
+
+}  // namespace
+
+int run_command(const RunOptions& options) {
+  const RunPlan plan = plan_run(options);
+  // The loaded pattern is a temporary: once the backend holds the cells,
+  // the input's copy is freed rather than kept for the whole run.
+  Simulation simulation(patterns::load_pattern(options.pattern, plan.input_format),
+                        simulation_options(options));
+  const uint64_t start_generation = simulation.generation();
+  const uint64_t target = target_generation(options, start_generation);
+  const std::optional<BBox> bbox_before = simulation.cells().bbox();
+
+  std::unique_ptr<RunLog> log;
+  if (options.log) log = std::make_unique<RunLog>(*options.log);
+  ProgressLine progress(!options.quiet && isatty(STDERR_FILENO), start_generation, target);
+  RunLoop loop(simulation, plan, log.get(), progress, world_area(simulation, bbox_before));
+  int stopped_by = 0;
+  {
+    const StopRequests stop;
+    stopped_by = loop.run_to(target, stop);
+    progress.clear();
+    loop.finish();
+    const Pattern result = simulation.snapshot();
+    if (plan.out) write_pattern_output(*plan.out, result);
+
+    RunSummary summary;
+    summary.pattern = options.pattern;
+    summary.seconds = loop.seconds();
+    summary.generation = simulation.generation();
+    summary.generations_run = simulation.generation() - start_generation;
+    summary.population = result.cells.population();
+    summary.bbox = result.cells.bbox();
+    summary.rule = simulation.rule().to_string();
+    summary.topology = simulation.topology().to_string();
+    summary.backend = simulation.backend_name();
+    summary.area =
+        std::max(world_area(simulation, bbox_before), world_area(simulation, summary.bbox));
+    summary.stats = simulation.stats();
+    const std::string report = options.json ? summary_json(summary) + "\n" : summary_text(summary);
+    // With the pattern on standard output, the summary goes to stderr.
+    std::fputs(report.c_str(), plan.out && plan.out->path == "-" ? stderr : stdout);
+  }
+  if (stopped_by == 0) return 0;
+  std::fputs(stop_message(stopped_by, simulation.generation(), plan).c_str(), stderr);
+  return 128 + stopped_by;
+}
+
+}  // namespace gol::cli

@@ -1,0 +1,24 @@
+// SIGINT and SIGTERM. While a run is stepping (a StopRequests exists), the
+// first one asks it to stop and keep its work (write --out, the checkpoint,
+// the log); any other time, or a second time, gol ends at once, removing
+// the temporary file of a write in progress first.
+#pragma once
+
+namespace gol::cli {
+
+// Once, at the start of main. Also ignores SIGXFSZ, so a file-size limit
+// turns into a write error with a message instead of a silent kill.
+void install_signal_handlers();
+
+class StopRequests {
+ public:
+  StopRequests();
+  ~StopRequests();
+  StopRequests(const StopRequests&) = delete;
+  StopRequests& operator=(const StopRequests&) = delete;
+
+  // The signal that asked to stop, or 0.
+  int signal() const;
+};
+
+}  // namespace gol::cli
