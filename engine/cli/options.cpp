@@ -46,8 +46,8 @@ Subcommand add_run_subcommand(CLI::App& gol) {
       ->check(whole_number(0, 4096))
       ->type_name("N");
   run->add_option("--out", options->out,
-                  "Write the final pattern: .rle, .cells, either with .gz, or - (standard "
-                  "output, RLE unless --format says)")
+                  "Write the final pattern: .rle, .cells or .mc, optionally with .gz, or - "
+                  "(standard output, RLE unless --format says)")
       ->type_name("FILE");
   run->add_option("--format", options->format,
                   "rle, cells or mc: the format of - (input or output) and of an --out name "
@@ -58,7 +58,8 @@ Subcommand add_run_subcommand(CLI::App& gol) {
                   "every --every generations, from the start")
       ->type_name("FILE.csv");
   run->add_option("--checkpoint", options->checkpoint,
-                  "Keep a resumable state (.rle) every --every generations; resume by running it")
+                  "Keep a resumable state (.rle or .mc, optionally .gz) every --every generations; "
+                  "resume by running it")
       ->type_name("FILE.rle");
   run->add_option("--every", options->every, "Generations between --log rows and checkpoints")
       ->check(whole_number(1, kMaxGeneration))

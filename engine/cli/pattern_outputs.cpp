@@ -10,7 +10,15 @@ namespace gol::cli {
 namespace {
 
 std::string format_name(patterns::PatternFormat format) {
-  return format == patterns::PatternFormat::kCells ? "cells" : "rle";
+  switch (format) {
+    case patterns::PatternFormat::kRle:
+      return "rle";
+    case patterns::PatternFormat::kCells:
+      return "cells";
+    case patterns::PatternFormat::kMacrocell:
+      return "mc";
+  }
+  return "?";
 }
 
 // What a .cells file cannot hold of `pattern`, as "the rule B36/S23, ...".
@@ -32,9 +40,6 @@ std::string dropped_by_cells(const Pattern& pattern) {
 std::optional<patterns::PatternFormat> format_option(const std::optional<std::string>& text) {
   if (!text) return std::nullopt;
   if (const auto format = patterns::pattern_format_named(*text)) return format;
-  if (*text == "mc") {
-    throw UsageError("--format mc: macrocell files are not supported by this build yet");
-  }
   throw UsageError("--format " + *text + ": expected rle, cells or mc");
 }
 
@@ -53,7 +58,7 @@ PatternOutput plan_pattern_output(const std::string& path,
   }
   if (!named && !format) {
     throw UsageError("cannot tell the format of " + std::string(role) + " '" + path +
-                     "': use a name ending in .rle, .cells, .rle.gz or .cells.gz, or --format");
+                     "': use a name ending in .rle, .cells or .mc (optionally .gz), or --format");
   }
   if (named) output.format = *named;
   if (!named) output.format.format = *format;

@@ -12,8 +12,8 @@
 
 namespace gol::cli {
 
-// The --format option: nullopt when not given. UsageError for a format
-// this build cannot handle.
+// The --format option: nullopt when not given. UsageError for a name that
+// is no format.
 std::optional<patterns::PatternFormat> format_option(const std::optional<std::string>& text);
 
 struct PatternOutput {

@@ -75,10 +75,10 @@ RunPlan plan_run(const RunOptions& options) {
     if (*options.checkpoint == "-") throw UsageError("--checkpoint needs a file name, not '-'");
     const std::optional<patterns::OutputFormat> named =
         patterns::output_format_of(*options.checkpoint);
-    if (!named || named->format != patterns::PatternFormat::kRle) {
+    if (!named || named->format == patterns::PatternFormat::kCells) {
       throw UsageError("--checkpoint '" + *options.checkpoint +
                        "': a checkpoint must keep the generation, rule and torus: name it "
-                       ".rle or .rle.gz");
+                       ".rle or .mc (optionally .gz)");
     }
     plan.checkpoint = plan_pattern_output(*options.checkpoint, std::nullopt, "--checkpoint");
   }

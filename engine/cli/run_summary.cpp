@@ -80,8 +80,8 @@ std::string summary_text(const RunSummary& s) {
   if (s.stats.epochs > 0) {
     out += "hybrid       " + std::to_string(s.stats.epochs) + " epochs; tiles " +
            std::to_string(s.stats.tiles_cpu) + " CPU, " + std::to_string(s.stats.tiles_gpu) +
-           " GPU; " + with_si_prefix(static_cast<double>(s.stats.bytes_uploaded)) + "B up, " +
-           with_si_prefix(static_cast<double>(s.stats.bytes_downloaded)) + "B down\n";
+           " GPU; " + si_number(static_cast<double>(s.stats.bytes_uploaded)) + "B up, " +
+           si_number(static_cast<double>(s.stats.bytes_downloaded)) + "B down\n";
   }
   return out;
 }

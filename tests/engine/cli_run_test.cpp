@@ -78,6 +78,16 @@ TEST_F(CliRunTest, DashReadsStandardInputAndWritesStandardOutput) {
   EXPECT_TRUE(contains(forced.out, "\"population\":5")) << forced.out;
   EXPECT_TRUE(contains(forced.out, "\"format\":\"cells\"")) << forced.out;
 
+  const Outcome as_macrocell =
+      gol({"run", "-", "--gens", "4", "--out", "-", "--format", "mc", "--quiet"}, glider);
+  ASSERT_EQ(as_macrocell.exit_code, 0) << as_macrocell.err;
+  EXPECT_TRUE(as_macrocell.out.starts_with("[M2]")) << as_macrocell.out;
+  const fs::path macrocell = write_file("glider.mc", as_macrocell.out);
+  const Outcome read_back = gol({"info", "-", "--format", "mc", "--json"}, macrocell);
+  ASSERT_EQ(read_back.exit_code, 0) << read_back.err;
+  EXPECT_TRUE(contains(read_back.out, "\"population\":5")) << read_back.out;
+  EXPECT_TRUE(contains(read_back.out, "\"generation\":4")) << read_back.out;
+
   const Outcome as_text =
       gol({"run", "-", "--gens", "0", "--out", "-", "--format", "cells"}, glider);
   ASSERT_EQ(as_text.exit_code, 0) << as_text.err;
@@ -89,7 +99,6 @@ TEST_F(CliRunTest, FormatsThatCannotBeToldAreRefusedBeforeTheRun) {
                  "cannot tell the format");
   expect_failure({"run", "builtin:glider", "--out", (dir_ / "x.rle").string(), "--format", "cells"},
                  2, "--format says cells");
-  expect_failure({"run", "-", "--format", "mc"}, 2, "macrocell");
   expect_failure({"run", "builtin:glider", "--format", "rle"}, 2, "--format applies");
   expect_failure({"run", "builtin:glider", "--out", "-", "--json"}, 2, "standard output");
   const Outcome explicit_format = gol({"run", "builtin:glider", "--gens", "1", "--quiet", "--out",
