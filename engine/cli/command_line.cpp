@@ -232,10 +232,8 @@ int run_command_line(const std::vector<std::string>& args) {
   gol.allow_extras();
   configure_defaults(gol);
   const std::vector<Subcommand> subcommands = {
-      add_run_subcommand(gol),
-      add_info_subcommand(gol),
-      add_bench_subcommand(gol),
-      add_backends_subcommand(gol),
+      add_run_subcommand(gol),    add_info_subcommand(gol),     add_bench_subcommand(gol),
+      add_render_subcommand(gol), add_backends_subcommand(gol),
   };
   for (const Subcommand& sub : subcommands) sub.app->allow_extras();
   try {

@@ -23,6 +23,7 @@ Subcommand add_run_subcommand(CLI::App& gol);
 Subcommand add_info_subcommand(CLI::App& gol);
 Subcommand add_backends_subcommand(CLI::App& gol);
 Subcommand add_bench_subcommand(CLI::App& gol);
+Subcommand add_render_subcommand(CLI::App& gol);
 
 // A CLI11 check for a decimal whole number in [min, max]: no sign, no hex,
 // no exponent, so "-5", "0x10" and "1e3" are refused with the range named.

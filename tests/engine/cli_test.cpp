@@ -68,7 +68,7 @@ TEST_F(CliTest, CommandLineMistakesExitTwo) {
 }
 
 TEST_F(CliTest, EveryCommandHasHelp) {
-  for (const char* command : {"run", "info", "bench", "backends"}) {
+  for (const char* command : {"run", "info", "bench", "render", "backends"}) {
     for (const char* flag : {"--help", "-h"}) {
       const Outcome outcome = gol({command, flag});
       EXPECT_EQ(outcome.exit_code, 0) << command << " " << flag << ": " << outcome.err;
@@ -78,7 +78,7 @@ TEST_F(CliTest, EveryCommandHasHelp) {
   }
   const Outcome top = gol({"--help"});
   ASSERT_EQ(top.exit_code, 0) << top.err;
-  for (const char* command : {"run", "info", "bench", "backends"}) {
+  for (const char* command : {"run", "info", "bench", "render", "backends"}) {
     EXPECT_NE(top.out.find(command), std::string::npos) << top.out;
   }
   // Help wins over a mistake elsewhere on the line.
