@@ -34,7 +34,8 @@ GzipSource::~GzipSource() { inflateEnd(&stream_); }
 bool GzipSource::refill() {
   if (input_ended_) return stream_.avail_in > 0;
   const size_t kept = stream_.avail_in;
-  std::memmove(input_.data(), stream_.next_in, kept);
+  // next_in is null before the first read; memmove may not be given null.
+  if (kept > 0) std::memmove(input_.data(), stream_.next_in, kept);
   const size_t count = compressed_.read(input_.data() + kept, input_.size() - kept);
   if (count == 0) input_ended_ = true;
   stream_.next_in = reinterpret_cast<Bytef*>(input_.data());

@@ -14,6 +14,7 @@ namespace gol::patterns {
 
 size_t MemorySource::read(char* buffer, size_t size) {
   const size_t count = std::min(size, text_.size());
+  if (count == 0) return 0;  // an empty view may hold a null pointer
   std::memcpy(buffer, text_.data(), count);
   text_.remove_prefix(count);
   return count;
