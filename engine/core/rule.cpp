@@ -1,6 +1,7 @@
 // Rule and topology parsing and formatting.
 #include "engine/core/rule.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 
@@ -17,6 +18,36 @@ std::string digits_of(uint16_t mask) {
   return out;
 }
 
+bool is_letter(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; }
+bool is_digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
+
+// The family of a rule gol cannot run, told from its notation, so the
+// message names it ("Generations rules are not supported") instead of a
+// character the parser tripped on. nullptr for anything else, including
+// every valid B/S rule (those use only B, S, digits and one '/').
+const char* unsupported_family(std::string_view part) {
+  std::string text(part);
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const bool totalistic_start = text[0] == 'b' || text[0] == 's' || is_digit(text[0]);
+  // Golly's R2,C0,M1,S2..3,B3..3,NM.
+  if (text.size() > 1 && text[0] == 'r' && is_digit(text[1]) && text.find(',') != text.npos) {
+    return "Larger than Life";
+  }
+  // 23/3/3 and B3/S23/G3 (or /C3): a third part counts the dying states.
+  if (std::count(text.begin(), text.end(), '/') >= 2) return "Generations";
+  // WireWorld, LifeHistory, BriansBrain: Golly's rule tables and named
+  // rules (a word, where B/S rules have a count or the other letter next).
+  const bool word = text.size() > 1 && is_letter(text[1]) && text[1] != 'b' && text[1] != 's';
+  if (is_letter(text[0]) && (!totalistic_start || word)) return "named (rule-table)";
+  if (totalistic_start && text.back() == 'h') return "hexagonal-neighbourhood";
+  if (totalistic_start && text.back() == 'v') return "von Neumann-neighbourhood";
+  // Hensel's letters after a count, as in B2a/S12 or B3-q/S23.
+  if (totalistic_start && text.find_first_of("aceijknqrtwyz-", 1) != text.npos) {
+    return "isotropic non-totalistic";
+  }
+  return nullptr;
+}
+
 class RuleParser {
  public:
   RuleParser(std::string_view text, std::string_view source) : text_(text), source_(source) {}
@@ -26,6 +57,11 @@ class RuleParser {
     const size_t colon = text_.find(':');
     const std::string_view rule_part = text_.substr(0, colon);
     if (rule_part.empty()) fail(1, "empty rule (expected e.g. B3/S23)");
+    if (const char* family = unsupported_family(rule_part)) {
+      throw InputError(source_, 0, 0,
+                       "rule '" + std::string(text_) + "': " + family +
+                           " rules are not supported: gol runs two-state B.../S... rules only");
+    }
     spec.rule = parse_rule_part(rule_part);
     if (colon != std::string_view::npos) spec.topology = parse_topology_suffix(colon + 1);
     return spec;
@@ -33,12 +69,14 @@ class RuleParser {
 
  private:
   [[noreturn]] void fail(size_t column, const std::string& what) const {
-    throw InputError(source_, 0, 0,
-                     "column " + std::to_string(column) + " of rule '" + std::string(text_) +
-                         "': " + what);
+    throw InputError(
+        source_, 0, 0,
+        "column " + std::to_string(column) + " of rule '" + std::string(text_) + "': " + what);
   }
 
-  static char lower(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
+  static char lower(char c) {
+    return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
 
   // Reads neighbour-count digits from `pos` into `mask` until a non-digit.
   size_t read_digits(std::string_view part, size_t pos, uint16_t& mask) const {
@@ -60,7 +98,8 @@ class RuleParser {
         fail(pos + 1, "expected 'S' after the birth digits (as in B3/S23)");
       }
       pos = read_digits(part, pos + 1, rule.survival);
-      if (pos != part.size()) fail(pos + 1, "unexpected character '" + std::string(1, part[pos]) + "'");
+      if (pos != part.size())
+        fail(pos + 1, "unexpected character '" + std::string(1, part[pos]) + "'");
       return rule;
     }
     if (lower(part[0]) == 's') {  // "S23/B3" is also seen in the wild
@@ -70,7 +109,8 @@ class RuleParser {
         fail(pos + 1, "expected 'B' after the survival digits (as in S23/B3)");
       }
       pos = read_digits(part, pos + 1, rule.birth);
-      if (pos != part.size()) fail(pos + 1, "unexpected character '" + std::string(1, part[pos]) + "'");
+      if (pos != part.size())
+        fail(pos + 1, "unexpected character '" + std::string(1, part[pos]) + "'");
       return rule;
     }
     // Legacy "survival/birth", e.g. 23/3.
@@ -79,7 +119,8 @@ class RuleParser {
       fail(pos + 1, "expected B.../S... or survival/birth digits such as 23/3");
     }
     pos = read_digits(part, pos + 1, rule.birth);
-    if (pos != part.size()) fail(pos + 1, "unexpected character '" + std::string(1, part[pos]) + "'");
+    if (pos != part.size())
+      fail(pos + 1, "unexpected character '" + std::string(1, part[pos]) + "'");
     return rule;
   }
 

@@ -51,6 +51,42 @@ TEST(RuleParse, RefusesJunkWithItsColumn) {
   EXPECT_NE(message_of("B3/S23:P64,64").find(":Tw,h"), std::string::npos);
 }
 
+TEST(RuleParse, NamesTheFamilyOfRulesItCannotRun) {
+  const auto refusal = [](const char* text) {
+    try {
+      parse_rule(text, "x.rle");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  const auto expect_family = [&](const char* text, const std::string& family) {
+    const std::string message = refusal(text);
+    EXPECT_NE(message.find(family + " rules are not supported"), std::string::npos)
+        << text << ": " << message;
+    EXPECT_NE(message.find(std::string("rule '") + text + "'"), std::string::npos) << message;
+  };
+  expect_family("23/3/3", "Generations");
+  expect_family("B3/S23/G3", "Generations");
+  expect_family("B2/S/C3", "Generations");
+  expect_family("B2/S34H", "hexagonal-neighbourhood");
+  expect_family("B3/S23V", "von Neumann-neighbourhood");
+  expect_family("B2a/S12", "isotropic non-totalistic");
+  expect_family("B3-q/S23", "isotropic non-totalistic");
+  expect_family("R2,C0,M1,S2..3,B3..3,NM", "Larger than Life");
+  expect_family("WireWorld", "named (rule-table)");
+  expect_family("LifeHistory", "named (rule-table)");
+  expect_family("BriansBrain", "named (rule-table)");
+  expect_family("B3/S23/G3:T64,64", "Generations");
+  // Near misses of valid rules keep the column of the mistake.
+  EXPECT_NE(refusal("B3/S23x").find("column 7"), std::string::npos);
+  EXPECT_NE(refusal("B3S2x3").find("column 5"), std::string::npos);
+  // Every letter a valid rule may use is still accepted.
+  EXPECT_TRUE(parse_rule("BS23").rule.survives(3));
+  EXPECT_TRUE(parse_rule("sb3").rule.born(3));
+  EXPECT_TRUE(parse_rule("s23/b3").rule.is_conway());
+}
+
 TEST(Topology, TorusSidesMustBeMultiplesOf64) {
   EXPECT_NO_THROW(Topology::torus(64, 192));
   EXPECT_THROW(Topology::torus(100, 64), InputError);

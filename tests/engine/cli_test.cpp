@@ -138,6 +138,28 @@ TEST_F(CliTest, BadInputExitsThreeNamingTheProblem) {
   expect_failure({"run", torus.string()}, 3, "multiples of 64");
 }
 
+TEST_F(CliTest, InfoNamesUnsupportedFormatsPlainly) {
+  const auto refused = [&](const std::string& name, const std::string& content,
+                           const std::string& needle) {
+    expect_failure({"info", write_file(name, content).string()}, 3, name + ":");
+    expect_failure({"info", (dir_ / name).string()}, 3, needle);
+  };
+  refused("generations.rle", "x = 1, y = 1, rule = B3/S23/G3\no!\n",
+          "Generations rules are not supported");
+  refused("legacy.rle", "x = 1, y = 1, rule = 23/3/3\no!\n", "Generations rules are not supported");
+  refused("hex.rle", "x = 1, y = 1, rule = B2/S34H\no!\n",
+          "hexagonal-neighbourhood rules are not supported");
+  refused("wireworld.rle", "x = 1, y = 1, rule = WireWorld\nA!\n",
+          "named (rule-table) rules are not supported");
+  refused("history.lif", "#Life 1.05\n#R 23/3/2\n#P 0 0\n*\n",
+          "Generations rules are not supported");
+  refused("wireworld.mc", "[M2] (golly 4.0)\n#R WireWorld\n1 0 3 3 0\n2 0 0 0 1\n1 0 2 0 0\n",
+          "macrocell files with 4 states are not supported");
+  refused("states.rle", "x = 2, y = 1\nAB!\n", "multi-state cell 'B' is not supported");
+  expect_failure({"run", "builtin:glider", "--rule", "B3/S23V"}, 3,
+                 "von Neumann-neighbourhood rules are not supported");
+}
+
 TEST_F(CliTest, UnwritableOutputExitsFour) {
   expect_failure({"run", "builtin:block", "--gens", "1", "--backend", "bit", "--quiet", "--out",
                   (dir_ / "no-such-dir" / "x.rle").string()},
