@@ -9,6 +9,7 @@
 #include "cpu/reference/reference_backends.h"
 #include "engine/backend_registry.h"
 #include "engine/core/error.h"
+#include "patterns/catalogue.h"
 #include "patterns/soup.h"
 
 namespace gol {
@@ -65,6 +66,32 @@ TEST(SparseBackend, PlaneSoupMatchesTheReferenceForEveryThreadCountAndLibrary) {
   // A smaller one, stepped on the calling thread, for longer.
   expect_all_match_reference(patterns::make_soup({300, 280, 0.5, 14}), Rule::conway(),
                              Topology::plane(), {5, 150, 301});
+}
+
+// Growth and motion through band and tile edges: quadratic growth (the
+// spacefiller's agar front, the breeder's guns), a puffer's trail, and a
+// field of gliders in all four directions crossing each other's debris.
+TEST(SparseBackend, GrowthPatternsMatchTheReferenceForEveryThreadCountAndLibrary) {
+  expect_all_match_reference(patterns::builtin_pattern("spacefiller").cells, Rule::conway(),
+                             Topology::plane(), {1, 7, 64, 200});
+  expect_all_match_reference(patterns::builtin_pattern("breeder").cells, Rule::conway(),
+                             Topology::plane(), {2, 90, 240});
+  expect_all_match_reference(patterns::builtin_pattern("puffer-train").cells, Rule::conway(),
+                             Topology::plane(), {33, 400});
+  CellSet gliders;
+  const char* const kShapes[4][3] = {
+      {".O.", "..O", "OOO"}, {".O.", "O..", "OOO"}, {"OOO", "..O", ".O."}, {"OOO", "O..", ".O."}};
+  for (int64_t i = 0; i < 24; ++i) {
+    const int64_t x = (i * 37) % 300;
+    const int64_t y = (i * 53) % 280;
+    const auto& shape = kShapes[i % 4];
+    for (int64_t row = 0; row < 3; ++row) {
+      for (int64_t column = 0; column < 3; ++column) {
+        if (shape[row][column] == 'O') gliders.set(x + column, y + row);
+      }
+    }
+  }
+  expect_all_match_reference(gliders, Rule::conway(), Topology::plane(), {1, 50, 130, 300});
 }
 
 TEST(SparseBackend, OtherRulesMatchTheReference) {
