@@ -92,6 +92,7 @@ void SparseGrid::load(const CellSet& cells, const Topology& topology, bool keep_
   from_self_.assign(map_.slot_count(), 0);
   owners_.assign(map_.slot_count(), TileOwner::kCpu);
   outcomes_.assign(active_.size(), Outcome{});
+  choose_next_plan();
 }
 
 void SparseGrid::load_torus(const CellSet& cells, const Topology& topology) {
@@ -180,6 +181,7 @@ void SparseGrid::commit_written(size_t index, const TileChange& change) {
   Outcome& outcome = outcomes_[index];
   outcome.create = border & map_.absent_neighbours(slot);
   outcome.maybe_free = live_columns == 0 && empty_before && !map_.is_torus();
+  outcome.woke = 0;
   if (change.changed_columns == 0) return;
 
   // What changed between generations t-1 and t+1 is what the next step
@@ -210,6 +212,8 @@ void SparseGrid::commit_written(size_t index, const TileChange& change) {
   give(kW, (columns & kWest) != 0 ? spread : 0);
   give(kNW, (top & kWest) != 0 ? kBottomBand : 0);
   store_bands(from_self_.data()[slot], spread);
+  // The neighbours given bands are those facing a changed border.
+  if (gather_next_) outcome.woke = border_bits(top, bottom, columns);
 }
 
 void SparseGrid::fit_slot_arrays() {
@@ -288,6 +292,14 @@ void SparseGrid::replan() {
   take_wake(TileMap::kEmptySlot);
   plan_by_scan();
   outcomes_.assign(active_.size(), Outcome{});
+  choose_next_plan();
+}
+
+void SparseGrid::choose_next_plan() {
+  // Every slot woken in a generation is a stepped tile or a neighbour it
+  // handed bands to or created: while those are fewer than the slots,
+  // planning looks only there, so it costs the active tiles, not the world.
+  gather_next_ = active_.size() * (kDirections + 1) < map_.slot_count();
 }
 
 bool SparseGrid::shows_live_border(int32_t slot) const {
@@ -325,13 +337,11 @@ void SparseGrid::finish_generation() {
   map_.release_empty_slabs();
   fit_slot_arrays();
   outcomes_.resize(active_.size());
+  choose_next_plan();
 }
 
 void SparseGrid::plan_from_wake_flags(size_t previous_count) {
-  // Every woken slot is a stepped tile or a neighbour of one (created tiles
-  // included): while those are fewer than the slots, look only there, so
-  // planning costs the active tiles, not the world.
-  if (previous_count * (kDirections + 1) >= map_.slot_count()) {
+  if (!gather_next_) {
     plan_by_scan();
     return;
   }
@@ -349,9 +359,13 @@ void SparseGrid::plan_from_wake_flags(size_t previous_count) {
   for (size_t i = 0; i < previous_count; ++i) {
     const int32_t slot = active_[i];
     take(slot);
-    // A tile freed in this pass still lists its neighbours (slots are
-    // not reused before the next pass), and it may have woken them.
-    for (int32_t other : map_.neighbours(slot)) take(other);
+    // Only the neighbours it handed bands to or created. A tile freed in
+    // this pass still lists its neighbours (slots are not reused before
+    // the next pass).
+    const auto& neighbours = map_.neighbours(slot);
+    for (unsigned visit = outcomes_[i].woke | outcomes_[i].create; visit != 0; visit &= visit - 1) {
+      take(neighbours[std::countr_zero(visit)]);
+    }
   }
   // Slot order from the bitmap: only the words touched are sorted, and
   // neighbouring tiles share words.

@@ -123,6 +123,7 @@ class SparseGrid {
   struct Outcome {
     uint8_t create = 0;      // directions whose absent neighbour must be created
     uint8_t maybe_free = 0;  // empty now and one generation back
+    uint8_t woke = 0;        // directions of the neighbours it handed bands to
   };
 
   int current_parity() const { return static_cast<int>(generation_ & 1); }
@@ -133,6 +134,9 @@ class SparseGrid {
   void create_neighbours(int32_t slot, uint8_t directions);
   bool shows_live_border(int32_t slot) const;
   void plan_from_wake_flags(size_t previous_count);
+  // Picks how the next generation's planning finds the woken slots (which
+  // commits must then record), from the active tiles and the slots.
+  void choose_next_plan();
   void plan_by_scan();
   void load_plane(const CellSet& cells);
   void fit_slot_arrays();
@@ -146,6 +150,7 @@ class SparseGrid {
   bool keep_all_active_ = false;
   std::vector<int32_t> active_;
   std::vector<Outcome> outcomes_;        // by index into active_
+  bool gather_next_ = false;             // see choose_next_plan()
   std::vector<BandMask> active_bands_;   // by index into active_
   std::vector<BandMask> planned_bands_;  // by slot, while planning
   std::vector<uint64_t> woken_;          // bit per slot, while planning
