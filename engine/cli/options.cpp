@@ -13,12 +13,18 @@ namespace {
 constexpr uint64_t kMaxGeneration = std::numeric_limits<int64_t>::max();
 
 constexpr const char* kPatternHelp =
-    "PATTERN is a file (RLE, .cells, Life 1.05/1.06, optionally gzipped; the format is told\n"
-    "by content), - for standard input, builtin:NAME (gol info builtin:NAME) or a seeded\n"
-    "random soup soup:WxH[:DENSITY[:SEED]].\n"
-    "SIGINT or SIGTERM during a run writes the state reached to --out and --checkpoint,\n"
-    "then exits 130 or 143.\n"
+    "PATTERN is a file (RLE, .cells, Life 1.05/1.06 or Golly macrocell .mc, optionally\n"
+    "gzipped; the format is told by content), - for standard input, builtin:NAME\n"
+    "(gol info builtin:NAME) or a seeded random soup soup:WxH[:DENSITY[:SEED]].\n"
+    "Only two-state B.../S... rules run (a Generations, hexagonal or rule-table pattern\n"
+    "is refused, naming its kind).\n";
+
+constexpr const char* kExitCodes =
     "Exit codes: 0 success, 2 bad command line, 3 bad input, 4 runtime failure.";
+
+constexpr const char* kSignalHelp =
+    "SIGINT or SIGTERM during a run writes the state reached to --out and --checkpoint,\n"
+    "then exits 130 or 143.\n";
 
 }  // namespace
 
@@ -67,7 +73,7 @@ Subcommand add_run_subcommand(CLI::App& gol) {
   add_max_memory_option(*run);
   run->add_flag("--json", options->json, "Print the summary as one JSON object");
   run->add_flag("--quiet", options->quiet, "No progress line");
-  run->footer(kPatternHelp);
+  run->footer(std::string(kPatternHelp) + kSignalHelp + kExitCodes);
   return {run, [options](const std::vector<std::string>&) { return run_command(*options); }};
 }
 
@@ -82,7 +88,7 @@ Subcommand add_info_subcommand(CLI::App& gol) {
       ->check(CLI::IsMember({"rle", "cells", "mc"}));
   add_max_memory_option(*info);
   info->add_flag("--json", options->json, "Print one JSON object");
-  info->footer(kPatternHelp);
+  info->footer(std::string(kPatternHelp) + kExitCodes);
   return {info, [options](const std::vector<std::string>&) { return info_command(*options); }};
 }
 

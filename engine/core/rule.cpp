@@ -33,6 +33,8 @@ const char* unsupported_family(std::string_view part) {
   if (text.size() > 1 && text[0] == 'r' && is_digit(text[1]) && text.find(',') != text.npos) {
     return "Larger than Life";
   }
+  // Golly's one-dimensional W22, W110.
+  if (text.size() > 1 && text[0] == 'w' && is_digit(text[1])) return "one-dimensional Wolfram";
   // 23/3/3 and B3/S23/G3 (or /C3): a third part counts the dying states.
   if (std::count(text.begin(), text.end(), '/') >= 2) return "Generations";
   // WireWorld, LifeHistory, BriansBrain: Golly's rule tables and named

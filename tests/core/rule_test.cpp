@@ -74,6 +74,7 @@ TEST(RuleParse, NamesTheFamilyOfRulesItCannotRun) {
   expect_family("B2a/S12", "isotropic non-totalistic");
   expect_family("B3-q/S23", "isotropic non-totalistic");
   expect_family("R2,C0,M1,S2..3,B3..3,NM", "Larger than Life");
+  expect_family("W22", "one-dimensional Wolfram");
   expect_family("WireWorld", "named (rule-table)");
   expect_family("LifeHistory", "named (rule-table)");
   expect_family("BriansBrain", "named (rule-table)");
