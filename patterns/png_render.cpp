@@ -172,6 +172,17 @@ void draw_density(const CellSet& cells, const View& view, std::vector<uint8_t>& 
   for (size_t i = 0; i < pixels.size(); ++i) pixels[i] = density_gray(counts[i], covered);
 }
 
+void check_pixel_count(int64_t width, int64_t height) {
+  const uint64_t pixels =
+      saturating_mul(static_cast<uint64_t>(width), static_cast<uint64_t>(height));
+  if (pixels > kMaxImagePixels) {
+    throw UsageError("the image would be " + std::to_string(width) + " x " +
+                     std::to_string(height) + " = " + std::to_string(pixels) +
+                     " pixels, more than the " + std::to_string(kMaxImagePixels) +
+                     " a PNG is written with: give a smaller --size or zoom out");
+  }
+}
+
 }  // namespace
 
 uint8_t density_gray(uint64_t live, uint64_t covered) {
@@ -199,6 +210,7 @@ std::pair<int64_t, int64_t> parse_image_size(std::string_view text, std::string_
     throw UsageError(std::string(flag) + ": expected " + std::string(kExpected) + ", got '" +
                      std::string(text) + "'");
   }
+  check_pixel_count(w, h);
   return {w, h};
 }
 
@@ -224,6 +236,7 @@ BBox parse_window(std::string_view text, std::string_view flag) {
 
 GrayImage render_image(const CellSet& cells, const RenderOptions& options) {
   const View view = plan_view(cells, options);
+  check_pixel_count(view.width, view.height);
   const uint64_t pixel_count =
       saturating_mul(static_cast<uint64_t>(view.width), static_cast<uint64_t>(view.height));
   // Zoomed out, a 64-bit count per pixel is held while drawing.

@@ -38,6 +38,10 @@ inline constexpr int64_t kDefaultImageSide = 1024;
 inline constexpr int64_t kMaxDefaultPixelsPerCell = 16;
 // Larger images are refused: libpng's own default limit per side.
 inline constexpr int64_t kMaxImageSide = 1'000'000;
+// And in all: libpng's simplified writer refuses a memory image of more
+// than 2^32-1 bytes, one a pixel here, so larger ones are refused before
+// anything is drawn.
+inline constexpr uint64_t kMaxImagePixels = 0xFFFF'FFFFu;
 
 // A grayscale image, row-major, one byte a pixel.
 struct GrayImage {
@@ -57,14 +61,16 @@ uint8_t density_gray(uint64_t live, uint64_t covered);
 // "4" (4 pixels a cell) or "1:8" (8 cells a pixel); throws UsageError
 // naming `flag` otherwise.
 Zoom parse_zoom(std::string_view text, std::string_view flag = "--zoom");
-// "WxH" in pixels, each side from 1 to kMaxImageSide.
+// "WxH" in pixels, each side from 1 to kMaxImageSide, at most
+// kMaxImagePixels in all.
 std::pair<int64_t, int64_t> parse_image_size(std::string_view text,
                                              std::string_view flag = "--size");
 // "x0,y0,x1,y1": inclusive cell coordinates with x0 <= x1 and y0 <= y1.
 BBox parse_window(std::string_view text, std::string_view flag = "--window");
 
 // Draws `cells`. Throws UsageError for inconsistent options (a size and a
-// zoom, one side of a size) and for an image over kMaxImageSide a side or
+// zoom, one side of a size) and for an image over kMaxImageSide a side,
+// over kMaxImagePixels, or
 // over the memory budget.
 GrayImage render_image(const CellSet& cells, const RenderOptions& options);
 

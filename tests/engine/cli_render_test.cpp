@@ -142,6 +142,8 @@ TEST_F(CliRenderTest, MistakesAreRefusedBeforeTheRun) {
                  "--size and --zoom");
   expect_failure({"render", "builtin:glider", "--out", out, "--size", "4"}, 2, "--size");
   expect_failure({"render", "builtin:glider", "--out", out, "--zoom", "0"}, 2, "--zoom");
+  expect_failure({"render", "builtin:glider", "--out", out, "--size", "100000x100000"}, 2,
+                 "10000000000 pixels");
   expect_failure({"render", "builtin:glider", "--out", out, "--window", "5,5,1,1"}, 2, "--window");
   expect_failure({"render", "builtin:glider", "--out", out, "--frames", "3"}, 2, "--every");
   expect_failure({"render", "builtin:glider", "--out", out, "--every", "3"}, 2, "--frames");

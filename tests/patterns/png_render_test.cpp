@@ -199,5 +199,27 @@ TEST(PngRender, OptionsAreParsedAndChecked) {
   EXPECT_THROW(render_image(glider(), huge), UsageError);
 }
 
+TEST(PngRender, ImagesLibpngCannotWriteAreRefusedBeforeDrawing) {
+  // libpng's simplified writer takes at most 2^32-1 bytes of image.
+  EXPECT_EQ(parse_image_size("65535x65535"), std::make_pair(int64_t{65535}, int64_t{65535}));
+  try {
+    parse_image_size("70000x70000", "--size");
+    ADD_FAILURE() << "70000x70000 accepted";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("70000 x 70000 = 4900000000 pixels"), std::string::npos)
+        << e.what();
+  }
+  // Sides within the limit, but 10^10 pixels: refused before 10 GB is drawn.
+  RenderOptions wide;
+  wide.zoom = Zoom{1, 1};
+  wide.window = BBox{0, 0, 99'999, 99'999};
+  try {
+    render_image(glider(), wide);
+    ADD_FAILURE() << "a 100000 x 100000 image accepted";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("a PNG is written with"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace gol::patterns
