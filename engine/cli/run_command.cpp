@@ -7,9 +7,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <limits>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "engine/cli/commands.h"
 #include "engine/cli/pattern_outputs.h"
@@ -45,6 +47,23 @@ struct RunPlan {
   uint64_t every = 0;  // 0: no log rows or checkpoints
 };
 
+// The log is appended to through the run while --out and --checkpoint
+// replace their files whole, so one name for both would lose the log.
+void refuse_log_sharing_a_file(const RunOptions& options) {
+  if (!options.log) return;
+  std::error_code error;
+  const std::filesystem::path log = std::filesystem::weakly_canonical(*options.log, error);
+  if (error) return;  // check_output_path reports what is wrong with it
+  for (const auto& [role, path] :
+       {std::pair{"--out", options.out}, std::pair{"--checkpoint", options.checkpoint}}) {
+    if (!path || *path == "-") continue;
+    if (std::filesystem::weakly_canonical(*path, error) == log && !error) {
+      throw UsageError(std::string("--log and ") + role + " both name '" + *options.log +
+                       "': the pattern written there would replace the log");
+    }
+  }
+}
+
 RunPlan plan_run(const RunOptions& options) {
   // Mistakes on the command line first (exit 2), then the files (exit 4).
   if (options.out == "-" && options.json) {
@@ -57,6 +76,7 @@ RunPlan plan_run(const RunOptions& options) {
     throw UsageError("--every needs --log FILE or --checkpoint FILE");
   }
   if (options.log == "-") throw UsageError("--log needs a file name, not '-'");
+  refuse_log_sharing_a_file(options);
   const std::optional<patterns::PatternFormat> format = format_option(options.format);
   RunPlan plan;
   // --format serves the output when its name cannot tell; otherwise

@@ -149,6 +149,13 @@ TEST_F(CliRunTest, LogHasARowEveryNGenerationsFromTheStart) {
   expect_failure({"run", "builtin:glider", "--log", log.string()}, 2, "--every");
   expect_failure({"run", "builtin:glider", "--every", "5"}, 2, "--log");
   expect_failure({"run", "builtin:glider", "--log", log.string(), "--every", "0"}, 2, "--every");
+  // A pattern written over the log would lose it.
+  const std::string same = (dir_ / "same.rle").string();
+  expect_failure({"run", "builtin:glider", "--log", same, "--every", "5", "--out",
+                  (dir_ / "." / "same.rle").string()},
+                 2, "would replace the log");
+  expect_failure({"run", "builtin:glider", "--log", same, "--every", "5", "--checkpoint", same}, 2,
+                 "--log and --checkpoint both name");
 }
 
 TEST_F(CliRunTest, ProgressLineOnATerminalIsClearedBeforeTheSummary) {
