@@ -70,6 +70,24 @@ std::string_view first_text_line(TextReader& in) {
   }
 }
 
+// Files people try that are no pattern gol reads, named plainly rather
+// than by their first character. nullptr for anything else.
+const char* foreign_format(std::string_view first) {
+  struct Known {
+    std::string_view start;
+    const char* name;
+  };
+  static constexpr Known kKnown[] = {
+      {"#MCell", "MCell files"},         {"@RULE", "Golly rule files (@RULE)"},
+      {"\x89PNG", "PNG images"},         {"PK\x03\x04", "zip archives"},
+      {"BZh", "bzip2-compressed files"}, {"\xFD\x37zXZ", "xz-compressed files"},
+  };
+  for (const Known& known : kKnown) {
+    if (first.starts_with(known.start)) return known.name;
+  }
+  return nullptr;
+}
+
 // Chooses the format from the first non-blank line, as Golly does, with
 // headerless Life 1.06 ("x y" lines) recognised too. Consumes only the
 // blank lines before it.
@@ -87,6 +105,12 @@ Format detect_format(TextReader& in) {
   if (first.starts_with("#Life")) {
     in.fail_at(in.line(), column,
                "unsupported Life format version (expected #Life 1.05 or #Life 1.06)");
+  }
+  if (const char* foreign = foreign_format(first)) {
+    in.fail_at(in.line(), column,
+               std::string(foreign) +
+                   " are not supported (gol reads RLE, plaintext .cells, Life 1.05, Life 1.06 "
+                   "and macrocell, each optionally gzipped)");
   }
   if (c == '!' || c == '.' || c == 'O' || c == '*') return Format::kCells;
   if (looks_like_life106_line(first)) return Format::kLife106;

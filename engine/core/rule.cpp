@@ -21,6 +21,12 @@ std::string digits_of(uint16_t mask) {
 bool is_letter(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; }
 bool is_digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
 
+bool equals_ignoring_case(std::string_view text, std::string_view lower_case) {
+  return std::equal(
+      text.begin(), text.end(), lower_case.begin(), lower_case.end(),
+      [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
+}
+
 // The family of a rule gol cannot run, told from its notation, so the
 // message names it ("Generations rules are not supported") instead of a
 // character the parser tripped on. nullptr for anything else, including
@@ -59,12 +65,7 @@ class RuleParser {
     const size_t colon = text_.find(':');
     const std::string_view rule_part = text_.substr(0, colon);
     if (rule_part.empty()) fail(1, "empty rule (expected e.g. B3/S23)");
-    if (const char* family = unsupported_family(rule_part)) {
-      throw InputError(source_, 0, 0,
-                       "rule '" + std::string(text_) + "': " + family +
-                           " rules are not supported: gol runs two-state B.../S... rules only");
-    }
-    spec.rule = parse_rule_part(rule_part);
+    spec.rule = read_rule(rule_part);
     if (colon != std::string_view::npos) spec.topology = parse_topology_suffix(colon + 1);
     return spec;
   }
@@ -78,6 +79,17 @@ class RuleParser {
 
   static char lower(char c) {
     return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+
+  Rule read_rule(std::string_view part) const {
+    // The name pattern collections (LifeWiki, LifeViewer) give B3/S23.
+    if (equals_ignoring_case(part, "life")) return Rule::conway();
+    if (const char* family = unsupported_family(part)) {
+      throw InputError(source_, 0, 0,
+                       "rule '" + std::string(text_) + "': " + family +
+                           " rules are not supported: gol runs two-state B.../S... rules only");
+    }
+    return parse_rule_part(part);
   }
 
   // Reads neighbour-count digits from `pos` into `mask` until a non-digit.

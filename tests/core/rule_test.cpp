@@ -13,6 +13,8 @@ TEST(RuleParse, AcceptsTheCommonNotations) {
   EXPECT_TRUE(parse_rule("b3s23").rule.is_conway());
   EXPECT_TRUE(parse_rule("23/3").rule.is_conway());
   EXPECT_TRUE(parse_rule("S23/B3").rule.is_conway());
+  EXPECT_TRUE(parse_rule("Life").rule.is_conway());
+  EXPECT_TRUE(parse_rule("life:T64,64").topology.has_value());
   const Rule highlife = parse_rule("B36/S23").rule;
   EXPECT_TRUE(highlife.born(6));
   EXPECT_FALSE(highlife.survives(6));
