@@ -9,5 +9,10 @@ namespace gol::cli {
 int run_command(const RunOptions& options);
 int info_command(const InfoOptions& options);
 int backends_command();
+#ifdef GOL_HAVE_MPI
+// `gol run` when mpirun started several ranks: the torus in bands, one a rank
+// (band_run_command.cpp, built only with MPI).
+int run_on_bands(const RunOptions& options);
+#endif
 
 }  // namespace gol::cli

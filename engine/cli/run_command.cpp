@@ -17,11 +17,16 @@
 #include "engine/cli/pattern_outputs.h"
 #include "engine/cli/progress_line.h"
 #include "engine/cli/run_log.h"
+#include "engine/cli/run_plan.h"
 #include "engine/cli/run_summary.h"
 #include "engine/cli/signals.h"
 #include "engine/core/error.h"
 #include "engine/core/output_file.h"
 #include "engine/simulation.h"
+
+#ifdef GOL_HAVE_MPI
+#include "dist/mpi_world.h"
+#endif
 
 namespace gol::cli {
 namespace {
@@ -39,13 +44,7 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-// What a run will write, checked before the pattern is even loaded.
-struct RunPlan {
-  std::optional<patterns::PatternFormat> input_format;
-  std::optional<PatternOutput> out;
-  std::optional<PatternOutput> checkpoint;
-  uint64_t every = 0;  // 0: no log rows or checkpoints
-};
+}  // namespace
 
 // The log is appended to through the run while --out and --checkpoint
 // replace their files whole, so one name for both would lose the log.
@@ -134,6 +133,8 @@ uint64_t target_generation(const RunOptions& options, uint64_t start) {
   }
   return start + options.generations;
 }
+
+namespace {
 
 double world_area(const Simulation& simulation, const std::optional<BBox>& box) {
   const Topology& topology = simulation.topology();
@@ -248,6 +249,9 @@ std::string stop_message(int signal_number, uint64_t generation, const RunPlan& 
 }  // namespace
 
 int run_command(const RunOptions& options) {
+#ifdef GOL_HAVE_MPI
+  if (dist::launched_with_several_ranks()) return run_on_bands(options);
+#endif
   const RunPlan plan = plan_run(options);
   // The loaded pattern is a temporary: once the backend holds the cells,
   // the input's copy is freed rather than kept for the whole run.

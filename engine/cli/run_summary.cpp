@@ -1,6 +1,7 @@
 // Formatting of the `gol run` summary, as text and as one JSON object.
 #include "engine/cli/run_summary.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -16,6 +17,45 @@ double per_second(double amount, double seconds) { return seconds > 0 ? amount /
 std::string side_text(int64_t lo, int64_t hi) {
   const uint64_t span = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo);
   return span == UINT64_MAX ? "18446744073709551616" : std::to_string(span + 1);
+}
+
+// "2 ranks: rows 0..191 and 192..319, halo 32 rows, 4 exchanges each,
+// 0.012 s the most a rank spent exchanging".
+std::string ranks_text(const RunSummary& s) {
+  std::string out = std::to_string(s.ranks.size()) + " ranks: rows ";
+  double exchange_seconds = 0;
+  for (size_t i = 0; i < s.ranks.size(); ++i) {
+    const RankSummary& r = s.ranks[i];
+    if (i > 0) out += i + 1 == s.ranks.size() ? " and " : ", ";
+    out += std::to_string(r.first_row) + ".." + std::to_string(r.first_row + r.rows - 1);
+    exchange_seconds = std::max(exchange_seconds, r.exchange_seconds);
+  }
+  char tail[160];
+  std::snprintf(tail, sizeof tail,
+                ", halo %lld rows, %llu exchanges each, %.3f s the most a rank spent exchanging",
+                static_cast<long long>(s.halo_rows),
+                static_cast<unsigned long long>(s.ranks.front().exchanges), exchange_seconds);
+  return out + tail;
+}
+
+void ranks_json(JsonWriter& json, const RunSummary& s) {
+  json.key("halo_rows").value(s.halo_rows);
+  json.key("ranks").begin_array();
+  for (size_t i = 0; i < s.ranks.size(); ++i) {
+    const RankSummary& r = s.ranks[i];
+    json.begin_object();
+    json.key("rank").value(static_cast<uint64_t>(i));
+    json.key("first_row").value(r.first_row);
+    json.key("rows").value(r.rows);
+    json.key("population").value(r.population);
+    json.key("cells_computed").value(r.cells_computed);
+    json.key("exchanges").value(r.exchanges);
+    json.key("step_seconds").value(r.step_seconds);
+    json.key("exchange_seconds").value(r.exchange_seconds);
+    json.key("threads").value(r.threads);
+    json.end_object();
+  }
+  json.end_array();
 }
 
 }  // namespace
@@ -83,6 +123,7 @@ std::string summary_text(const RunSummary& s) {
            " GPU; " + si_number(static_cast<double>(s.stats.bytes_uploaded)) + "B up, " +
            si_number(static_cast<double>(s.stats.bytes_downloaded)) + "B down\n";
   }
+  if (!s.ranks.empty()) out += "MPI          " + ranks_text(s) + "\n";
   return out;
 }
 
@@ -122,6 +163,7 @@ std::string summary_json(const RunSummary& s) {
   json.key("epochs").value(s.stats.epochs);
   json.key("bytes_uploaded").value(s.stats.bytes_uploaded);
   json.key("bytes_downloaded").value(s.stats.bytes_downloaded);
+  if (!s.ranks.empty()) ranks_json(json, s);
   json.end_object();
   return json.str();
 }

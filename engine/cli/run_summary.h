@@ -5,11 +5,24 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "engine/core/backend.h"
 #include "engine/core/tile.h"
 
 namespace gol::cli {
+
+// One MPI rank's part of a run across ranks (dist/).
+struct RankSummary {
+  int64_t first_row = 0;
+  int64_t rows = 0;
+  uint64_t population = 0;
+  uint64_t cells_computed = 0;
+  uint64_t exchanges = 0;
+  double step_seconds = 0;
+  double exchange_seconds = 0;
+  int threads = 1;
+};
 
 struct RunSummary {
   std::string pattern;
@@ -25,6 +38,9 @@ struct RunSummary {
   // the bounding boxes before and after the run.
   double area = 0;
   BackendStats stats;
+  // Runs across MPI ranks only: the bands, in rank order, and their halo.
+  std::vector<RankSummary> ranks;
+  int64_t halo_rows = 0;
 
   double cups_effective() const;
   double cups_computed() const;

@@ -1,0 +1,28 @@
+// How a torus is cut into one horizontal band per rank, and how many
+// generations a band may run between halo exchanges.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace gol::dist {
+
+// Rows of halo above and below each band: the band runs this many
+// generations between exchanges, since after j generations only the rows
+// within j of the strip's edges can differ from the true world (the light
+// cone). A band plus both halos must be whole tiles, so 2 * kHaloRows is a
+// multiple of 64; 32 is the least such halo, which keeps the work stepped
+// twice (the halos) smallest while an exchange still serves 32 generations.
+inline constexpr int64_t kHaloRows = 32;
+
+struct Band {
+  int64_t first_row = 0;
+  int64_t rows = 0;
+};
+
+// Splits a torus `height` rows high into `ranks` bands of whole tiles (64
+// rows), the first `height / 64 % ranks` of them one tile taller than the
+// rest. Throws UsageError when there are fewer tile rows than ranks.
+std::vector<Band> split_into_bands(int64_t height, int ranks);
+
+}  // namespace gol::dist

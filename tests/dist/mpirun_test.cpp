@@ -1,0 +1,166 @@
+// gol run under mpirun with 2 and 4 CPU ranks against one process: the same
+// cells and population on tori of several shapes, with bands of unequal
+// height and generation counts that are not multiples of the halo.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "engine/core/pattern.h"
+#include "patterns/pattern_io.h"
+
+namespace gol {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Outcome {
+  int exit_code = -1;
+  std::string out;  // stdout and stderr
+};
+
+Outcome shell(const std::string& command) {
+  Outcome outcome;
+  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+  if (pipe == nullptr) return outcome;
+  char buffer[4096];
+  size_t n = 0;
+  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) outcome.out.append(buffer, n);
+  const int status = pclose(pipe);
+  outcome.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return outcome;
+}
+
+std::string mpirun(int ranks) {
+  return std::string(GOL_MPIEXEC) + " --allow-run-as-root --oversubscribe -np " +
+         std::to_string(ranks) + " ";
+}
+
+uint64_t json_number(const std::string& json, const std::string& key) {
+  std::smatch match;
+  const std::regex pattern("\"" + key + "\": *([0-9]+)");
+  EXPECT_TRUE(std::regex_search(json, match, pattern)) << key << " not in " << json;
+  return match.empty() ? 0 : std::stoull(match[1]);
+}
+
+class MpiRun : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("gol_mpirun_test_" + std::to_string(getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // Runs `args` on `ranks` ranks (1: without mpirun); the result and JSON.
+  Pattern run(int ranks, const std::string& args, std::string& json) {
+    const fs::path out = dir_ / ("ranks" + std::to_string(ranks) + ".rle");
+    const std::string gol =
+        std::string(GOL_EXE_PATH) + " run " + args + " --json --out " + out.string();
+    const Outcome outcome = shell(ranks == 1 ? gol : mpirun(ranks) + gol);
+    EXPECT_EQ(outcome.exit_code, 0) << outcome.out;
+    json = outcome.out;
+    return patterns::load_pattern(out.string());
+  }
+
+  // `args` on 2 and 4 ranks give what one process gives.
+  void expect_ranks_agree(const std::string& args, std::vector<int> rank_counts = {2, 4}) {
+    std::string single_json;
+    const Pattern single = run(1, args, single_json);
+    for (int ranks : rank_counts) {
+      SCOPED_TRACE(std::to_string(ranks) + " ranks: " + args);
+      std::string json;
+      const Pattern banded = run(ranks, args, json);
+      EXPECT_EQ(banded.cells, single.cells);
+      EXPECT_EQ(banded.generation, single.generation);
+      EXPECT_EQ(banded.topology, single.topology);
+      EXPECT_EQ(json_number(json, "population"), json_number(single_json, "population"));
+      expect_rank_figures_add_up(json, ranks, single.topology->height,
+                                 json_number(single_json, "population"));
+    }
+  }
+
+  // One entry per rank in "ranks", the bands covering the torus, their
+  // populations adding up to the whole.
+  void expect_rank_figures_add_up(const std::string& json, int ranks, int64_t height,
+                                  uint64_t population) {
+    const std::regex entry(
+        "\"first_row\": *([0-9]+),\\s*\"rows\": *([0-9]+),\\s*"
+        "\"population\": *([0-9]+)");
+    int count = 0;
+    uint64_t rows = 0;
+    uint64_t cells = 0;
+    for (auto it = std::sregex_iterator(json.begin(), json.end(), entry);
+         it != std::sregex_iterator(); ++it) {
+      EXPECT_EQ(std::stoull((*it)[1]), rows);
+      rows += std::stoull((*it)[2]);
+      cells += std::stoull((*it)[3]);
+      ++count;
+    }
+    EXPECT_EQ(count, ranks) << json;
+    EXPECT_EQ(rows, static_cast<uint64_t>(height));
+    EXPECT_EQ(cells, population);
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(MpiRun, SoupOnUnequalBandsAndAnOddGenerationCount) {
+  // 5 tile rows: 3 + 2 on two ranks, 2 + 1 + 1 + 1 on four.
+  expect_ranks_agree("soup:256x320:0.4:7 --torus 256x320 --gens 101");
+}
+
+TEST_F(MpiRun, TallNarrowTorusWithSevenTileRows) {
+  expect_ranks_agree("soup:192x448:0.5:3 --torus 192x448 --gens 77");
+}
+
+TEST_F(MpiRun, WideTorusWithOneTileRowPerRank) {
+  // Bands of 64 rows, each exactly its two halos: the tightest fit.
+  expect_ranks_agree("soup:640x256:0.35:11 --torus 640x256 --gens 96", {4});
+}
+
+TEST_F(MpiRun, GlidersCrossEveryBandEdgeAndWrap) {
+  // A glider moves a row every 4 generations: 700 take it across all
+  // bands and around the torus twice, through many exchanges.
+  expect_ranks_agree("builtin:glider --torus 128x256 --gens 700");
+}
+
+TEST_F(MpiRun, OtherRulesIncludingBirthOnZero) {
+  expect_ranks_agree("soup:256x256:0.3:5 --torus 256x256 --rule B36/S23 --gens 45");
+  expect_ranks_agree("soup:128x256:0.5:9 --torus 128x256 --rule B0123478/S34678 --gens 33");
+}
+
+TEST_F(MpiRun, NoGenerationsAndOne) {
+  expect_ranks_agree("soup:128x256:0.5:1 --torus 128x256 --gens 0", {2});
+  expect_ranks_agree("soup:128x256:0.5:1 --torus 128x256 --gens 1", {2});
+}
+
+TEST_F(MpiRun, MoreRanksThanBandsIsRefusedWithTheLimit) {
+  const Outcome outcome =
+      shell(mpirun(4) + GOL_EXE_PATH + " run soup:128x192 --torus 128x192 --gens 5");
+  EXPECT_EQ(outcome.exit_code, 2) << outcome.out;
+  EXPECT_NE(outcome.out.find("cannot be split into 4 bands"), std::string::npos) << outcome.out;
+  EXPECT_NE(outcome.out.find("-np 3 or fewer"), std::string::npos) << outcome.out;
+}
+
+TEST_F(MpiRun, ThePlaneIsRefusedAskingForATorus) {
+  const Outcome outcome = shell(mpirun(2) + GOL_EXE_PATH + " run builtin:glider --gens 5");
+  EXPECT_EQ(outcome.exit_code, 2) << outcome.out;
+  EXPECT_NE(outcome.out.find("expected --torus WxH"), std::string::npos) << outcome.out;
+}
+
+TEST_F(MpiRun, OneRankUnderMpirunRunsAsOneProcess) {
+  const Outcome outcome = shell(mpirun(1) + GOL_EXE_PATH + " run builtin:glider --gens 8 --json");
+  EXPECT_EQ(outcome.exit_code, 0) << outcome.out;
+  EXPECT_EQ(outcome.out.find("\"ranks\""), std::string::npos) << outcome.out;
+  EXPECT_EQ(json_number(outcome.out, "population"), 5u);
+}
+
+}  // namespace
+}  // namespace gol
