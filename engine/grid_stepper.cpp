@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <array>
+#include <string>
+
+#include "engine/core/error.h"
 
 namespace gol {
 namespace {
@@ -18,6 +21,15 @@ constexpr size_t kChunkTiles = 32;
 // 2-core dev machine: 1.63 s with 1024 here, 1.52 s with 512, 1.54 s with 256).
 constexpr size_t kMinParallelTiles = 512;
 
+// The line of cells just beyond the plane that a tile beyond its range
+// touches, as the error message names it.
+std::string edge_beside(TileCoord beyond) {
+  if (beyond.tx >= sparse::kMaxTileCoordinate) return "x = 2^62";
+  if (beyond.tx < -sparse::kMaxTileCoordinate) return "x = -2^62 - 1";
+  if (beyond.ty >= sparse::kMaxTileCoordinate) return "y = 2^62";
+  return "y = -2^62 - 1";
+}
+
 }  // namespace
 
 GridStepper::GridStepper(int threads, cpu::SimdLibrary library) : workers_(threads, library) {}
@@ -26,6 +38,7 @@ uint64_t GridStepper::step(sparse::SparseGrid& grid, const Rule& rule, uint64_t 
   uint64_t last_stepped = 0;
   for (uint64_t done = 0; done < generations; ++done) {
     if (grid.active().empty()) {
+      refuse_births_beyond_edge(grid, rule);
       grid.advance_asleep(generations - done);
       return 0;
     }
@@ -35,6 +48,7 @@ uint64_t GridStepper::step(sparse::SparseGrid& grid, const Rule& rule, uint64_t 
 }
 
 size_t GridStepper::step_generation(sparse::SparseGrid& grid, const Rule& rule) {
+  refuse_births_beyond_edge(grid, rule);
   const size_t count = grid.active().size();
   if (count < kMinParallelTiles) {
     step_range(grid, rule, 0, count);
@@ -48,6 +62,24 @@ size_t GridStepper::step_generation(sparse::SparseGrid& grid, const Rule& rule) 
   tiles_stepped_ += count;
   cells_computed_ += bands * kBandRows * kTileSize;
   return count;
+}
+
+void GridStepper::refuse_births_beyond_edge(sparse::SparseGrid& grid, const Rule& rule) const {
+  // Only tiles a live border cell faced can gain cells, and each is one
+  // kernel call on the tiles around it: nothing in a run that stays inside.
+  for (TileCoord beyond : grid.beyond_edge()) {
+    cpu::TileNeighbourhood in;
+    grid.neighbourhood_at(beyond, in.at);
+    Tile next;
+    cpu::step_tiles(&in, &next, 1, rule, workers_.library());
+    if (!next.empty()) {
+      throw RuntimeError("the pattern grows past the edge of the plane, into " +
+                         edge_beside(beyond) + ", at generation " +
+                         std::to_string(grid.generation() + 1) +
+                         " of the run; gol runs patterns only within [-2^62, 2^62) on each axis");
+    }
+  }
+  grid.clear_beyond_edge();
 }
 
 void GridStepper::step_range(sparse::SparseGrid& grid, const Rule& rule, size_t begin,

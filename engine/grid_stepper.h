@@ -21,6 +21,9 @@ class GridStepper {
   // 1 or 2). Returns the tiles stepped in the last generation it stepped.
   uint64_t step(sparse::SparseGrid& grid, const Rule& rule, uint64_t generations);
   // One generation of every tile in grid.active(); returns how many.
+  // Both throw RuntimeError, stepping nothing, when the generation would
+  // bear a cell beyond the plane's range (+-2^62), which the grid cannot
+  // hold: a clipped pattern would be a wrong answer.
   size_t step_generation(sparse::SparseGrid& grid, const Rule& rule);
 
   // Tile generations stepped since construction.
@@ -31,6 +34,7 @@ class GridStepper {
   cpu::SimdLibrary library() const { return workers_.library(); }
 
  private:
+  void refuse_births_beyond_edge(sparse::SparseGrid& grid, const Rule& rule) const;
   void step_range(sparse::SparseGrid& grid, const Rule& rule, size_t begin, size_t end) const;
 
   cpu::ParallelTileStepper workers_;

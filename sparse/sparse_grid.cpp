@@ -81,6 +81,7 @@ TileMap::Summary summarise(const Tile& tile) {
 void SparseGrid::load(const CellSet& cells, const Topology& topology, bool keep_all_active) {
   generation_ = 0;
   keep_all_active_ = keep_all_active;
+  beyond_edge_.clear();
   if (topology.is_torus()) {
     load_torus(cells, topology);
   } else {
@@ -135,7 +136,10 @@ void SparseGrid::load_plane(const CellSet& cells) {
     for (int direction = 0; direction < kDirections; ++direction) {
       const TileCoord at = map_.coord(slot);
       const TileCoord next{at.tx + kDirectionDx[direction], at.ty + kDirectionDy[direction]};
-      if ((border >> direction & 1) && map_.find(next) == TileMap::kAbsent) map_.create(next);
+      if ((border >> direction & 1) && map_.find(next) == TileMap::kAbsent &&
+          map_.create(next) == TileMap::kAbsent) {
+        beyond_edge_.push_back(next);
+      }
     }
   }
 }
@@ -147,6 +151,17 @@ void SparseGrid::neighbourhood(int32_t slot, const Tile* (&at)[3][3]) const {
   for (int direction = 0; direction < kDirections; ++direction) {
     at[1 + kDirectionDy[direction]][1 + kDirectionDx[direction]] =
         &map_.tile(parity, neighbours[direction]);
+  }
+}
+
+void SparseGrid::neighbourhood_at(TileCoord coord, const Tile* (&at)[3][3]) const {
+  const int parity = current_parity();
+  for (int dy = -1; dy <= 1; ++dy) {
+    for (int dx = -1; dx <= 1; ++dx) {
+      const int32_t slot = map_.find({coord.tx + dx, coord.ty + dy});
+      at[dy + 1][dx + 1] =
+          &map_.tile(parity, slot == TileMap::kAbsent ? TileMap::kEmptySlot : slot);
+    }
   }
 }
 
@@ -234,7 +249,10 @@ void SparseGrid::fit_slot_arrays() {
 
 int32_t SparseGrid::create_awake(TileCoord coord) {
   const int32_t created = map_.create(coord);
-  if (created == TileMap::kAbsent) return created;  // beyond the plane's range
+  if (created == TileMap::kAbsent) {
+    beyond_edge_.push_back(coord);  // beyond the plane's range
+    return created;
+  }
   fit_slot_arrays();
   wake(created);
   owners_[created] = TileOwner::kCpu;
@@ -248,7 +266,8 @@ void SparseGrid::create_neighbours(int32_t slot, uint8_t directions) {
       continue;
     }
     const TileCoord at = map_.coord(slot);
-    // Beyond the plane's range the tile is not created: activity there is dropped.
+    // Beyond the plane's range the tile is not created but noted, so the
+    // stepper can refuse a birth there (beyond_edge()).
     create_awake({at.tx + kDirectionDx[direction], at.ty + kDirectionDy[direction]});
   }
 }

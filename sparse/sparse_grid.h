@@ -91,6 +91,18 @@ class SparseGrid {
   // With nothing active the world repeats with period 1 or 2; jumps ahead.
   void advance_asleep(uint64_t generations);
 
+  // The tiles beyond the plane's range (kMaxTileCoordinate) that a live
+  // border cell has faced since load() or the last clear_beyond_edge():
+  // absent neighbours that could not be created. Whether the next
+  // generation would bear cells there needs the rule, so the stepper
+  // checks them before stepping; a cell born there must never be dropped.
+  std::span<const TileCoord> beyond_edge() const { return beyond_edge_; }
+  void clear_beyond_edge() { beyond_edge_.clear(); }
+  // neighbourhood() for a tile that is not held (such as one beyond the
+  // edge): the tiles around `coord` at the current generation, empty where
+  // absent.
+  void neighbourhood_at(TileCoord coord, const Tile* (&at)[3][3]) const;
+
   // The slot of the tile at `coord`, created (empty, CPU-owned, awake) on
   // the plane if absent. kAbsent beyond the plane's range.
   int32_t ensure_tile(TileCoord coord);
@@ -163,7 +175,8 @@ class SparseGrid {
   // generations. Planning ORs and clears them.
   std::vector<std::array<BandMask, kDirections>> from_neighbours_;
   std::vector<BandMask> from_self_;
-  std::vector<TileOwner> owners_;  // by slot
+  std::vector<TileOwner> owners_;       // by slot
+  std::vector<TileCoord> beyond_edge_;  // see beyond_edge()
 };
 
 }  // namespace gol::sparse
