@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <string>
 
 #include "engine/core/error.h"
@@ -47,7 +48,17 @@ uint64_t GridStepper::step(sparse::SparseGrid& grid, const Rule& rule, uint64_t 
   return last_stepped;
 }
 
+namespace {
+
+double seconds_between(std::chrono::steady_clock::time_point from,
+                       std::chrono::steady_clock::time_point to) {
+  return std::chrono::duration<double>(to - from).count();
+}
+
+}  // namespace
+
 size_t GridStepper::step_generation(sparse::SparseGrid& grid, const Rule& rule) {
+  const auto start = std::chrono::steady_clock::now();
   refuse_births_beyond_edge(grid, rule);
   const size_t count = grid.active().size();
   if (count < kMinParallelTiles) {
@@ -58,7 +69,11 @@ size_t GridStepper::step_generation(sparse::SparseGrid& grid, const Rule& rule) 
   }
   uint64_t bands = 0;
   for (BandMask mask : grid.active_bands()) bands += static_cast<uint64_t>(band_count(mask));
+  const auto stepped = std::chrono::steady_clock::now();
   grid.finish_generation();
+  const auto finished = std::chrono::steady_clock::now();
+  stepping_seconds_ += seconds_between(start, stepped);
+  finishing_seconds_ += seconds_between(stepped, finished);
   tiles_stepped_ += count;
   cells_computed_ += bands * kBandRows * kTileSize;
   return count;

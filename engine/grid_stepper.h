@@ -30,6 +30,10 @@ class GridStepper {
   uint64_t tiles_stepped() const { return tiles_stepped_; }
   // Cells evaluated since construction: the bands stepped, not whole tiles.
   uint64_t cells_computed() const { return cells_computed_; }
+  // Wall seconds since construction in the kernel's parallel pass and in
+  // the serial end of each generation (creating, freeing, planning).
+  double stepping_seconds() const { return stepping_seconds_; }
+  double finishing_seconds() const { return finishing_seconds_; }
   int threads() const { return workers_.threads(); }
   cpu::SimdLibrary library() const { return workers_.library(); }
 
@@ -40,6 +44,8 @@ class GridStepper {
   cpu::ParallelTileStepper workers_;
   uint64_t tiles_stepped_ = 0;
   uint64_t cells_computed_ = 0;
+  double stepping_seconds_ = 0;
+  double finishing_seconds_ = 0;
 };
 
 }  // namespace gol

@@ -56,7 +56,10 @@ struct Region {
   TileRect rect;
   std::vector<TileCoord> owned;     // row-major over rect, as activity() lists them
   std::vector<TileCoord> boundary;  // the edge tiles: the CPU's ghosts
-  std::vector<TileCoord> ring;      // the CPU tiles around it
+  // The ghosts' grid slots, by boundary index: ghosts are never freed (only
+  // CPU tiles are), so their slots hold while the region lives.
+  std::vector<int32_t> boundary_slots;
+  std::vector<TileCoord> ring;  // the CPU tiles around it
   int epochs_held = 0;
   bool stepped = false;  // the pool has run an epoch since it was added
 };
@@ -169,10 +172,13 @@ class HybridBackend final : public Backend {
     }
     if (trace_) {
       std::fprintf(stderr,
-                   "hybrid: generation %llu: %.3f s stepping the CPU, %.3f s waiting for the "
-                   "pool, %.3f s exchanging, %.3f s partitioning\n",
-                   static_cast<unsigned long long>(grid_.generation()), timings_.cpu, timings_.wait,
-                   timings_.exchange, timings_.partition);
+                   "hybrid: generation %llu: %.3f s stepping the CPU (%.3f s in the kernel's "
+                   "pass, %.3f s ending generations), %.3f s waiting for the pool, %.3f s "
+                   "uploading rings and launching, %.3f s bringing ghosts back, %.3f s "
+                   "partitioning\n",
+                   static_cast<unsigned long long>(grid_.generation()), timings_.cpu,
+                   stepper_.stepping_seconds(), stepper_.finishing_seconds(), timings_.wait,
+                   timings_.upload, timings_.ghosts, timings_.partition);
     }
   }
 
@@ -253,7 +259,7 @@ class HybridBackend final : public Backend {
     upload_rings();
     const double device_before = pool_->stats().device_seconds;
     pool_->step_async(k);
-    timings_.exchange += seconds_since(start);
+    timings_.upload += seconds_since(start);
     step_cpu(k);
     start = std::chrono::steady_clock::now();
     pool_->wait();
@@ -272,7 +278,7 @@ class HybridBackend final : public Backend {
       region.stepped = true;
     }
     import_ghosts();
-    timings_.exchange += seconds_since(start);
+    timings_.ghosts += seconds_since(start);
   }
 
   void step_cpu(int k) {
@@ -318,7 +324,9 @@ class HybridBackend final : public Backend {
       previous.resize(region.boundary.size());
       pool_->download(region.id, region.boundary, current, previous);
       for (size_t i = 0; i < region.boundary.size(); ++i) {
-        changed |= grid_.import_tile(grid_.map().find(region.boundary[i]), current[i], previous[i]);
+        const int32_t slot = region.boundary_slots[i];
+        GOL_CHECK(grid_.map().coord(slot) == region.boundary[i]);
+        changed |= grid_.import_tile(slot, current[i], previous[i]);
       }
     }
     // Quiet ghosts come back as the CPU left them, and a whole-torus region
@@ -348,7 +356,9 @@ class HybridBackend final : public Backend {
     for (const TileCoord& coord : region.owned)
       grid_.set_owner(grid_.map().find(coord), TileOwner::kGpu);
     for (const TileCoord& coord : region.boundary) {
-      grid_.set_owner(grid_.map().find(coord), TileOwner::kGhost);
+      const int32_t slot = grid_.map().find(coord);
+      grid_.set_owner(slot, TileOwner::kGhost);
+      region.boundary_slots.push_back(slot);
     }
     regions_.push_back(std::move(region));
   }
@@ -513,7 +523,8 @@ class HybridBackend final : public Backend {
   struct Timings {
     double cpu = 0;
     double wait = 0;
-    double exchange = 0;
+    double upload = 0;  // rings up and the epoch's launch
+    double ghosts = 0;  // ghosts down and imported
     double partition = 0;
   } timings_;
   bool trace_ = std::getenv("GOL_HYBRID_TRACE") != nullptr;

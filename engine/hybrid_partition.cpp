@@ -3,6 +3,7 @@
 #include "engine/hybrid_partition.h"
 
 #include <algorithm>
+#include <optional>
 #include <unordered_map>
 
 #include "engine/core/error.h"
@@ -87,6 +88,17 @@ void merge_conflicting(std::vector<Cluster>& clusters, const TorusTiles& torus) 
       }
     }
   }
+}
+
+// `rect` with `fraction` of its side (at least a tile) added on every side.
+gpu::TileRect grown_by_fraction(const gpu::TileRect& rect, double fraction,
+                                const TorusTiles& torus) {
+  const auto extra = [&](int64_t side) {
+    return std::max<int64_t>(1, static_cast<int64_t>(fraction * static_cast<double>(side)));
+  };
+  return fit_to_torus(make_rect(grown(x_span(rect), extra(rect.width), torus.x),
+                                grown(y_span(rect), extra(rect.height), torus.y)),
+                      torus);
 }
 
 bool within_plane_range(const gpu::TileRect& rect) {
@@ -370,6 +382,134 @@ struct Planned {
   int64_t held_index;  // -1 for a new region
 };
 
+// Active tiles of the CPU outside every planned region, block by block.
+struct Straggler {
+  gpu::TileRect rect;
+  int64_t active_tiles;
+};
+
+std::vector<Straggler> find_stragglers(const std::vector<Planned>& plan,
+                                       const ActivityBlocks& activity, const TorusTiles& torus) {
+  std::vector<Straggler> stragglers;
+  for (const auto& [key, block] : activity.blocks()) {
+    const gpu::TileRect tight = activity.tight_rect(key, block);
+    const bool inside = std::any_of(plan.begin(), plan.end(), [&](const Planned& region) {
+      return rect_contains(region.rect, tight, torus);
+    });
+    if (!inside) stragglers.push_back({tight, block.count});
+  }
+  // The same plan on every run, whatever the hash map's order.
+  std::sort(stragglers.begin(), stragglers.end(), [](const Straggler& a, const Straggler& b) {
+    return std::pair(a.rect.ty, a.rect.tx) < std::pair(b.rect.ty, b.rect.tx);
+  });
+  return stragglers;
+}
+
+// Planned regions grown to take in the stragglers: each straggler joins the
+// region it enlarges least, a region that grows gains `growth_fraction` of
+// its side beyond them, and grown regions that come to conflict merge.
+// `members[i]` lists the plan entries that region i replaces.
+struct GrownPlan {
+  std::vector<gpu::TileRect> rects;
+  std::vector<std::vector<size_t>> members;
+  std::vector<int64_t> active_tiles;
+};
+
+std::optional<GrownPlan> grow_over(const std::vector<Planned>& plan,
+                                   const std::vector<Straggler>& stragglers,
+                                   const TorusTiles& torus, const PartitionOptions& options) {
+  GrownPlan out;
+  for (size_t i = 0; i < plan.size(); ++i) {
+    out.rects.push_back(plan[i].rect);
+    out.members.push_back({i});
+    out.active_tiles.push_back(plan[i].active_tiles);
+  }
+  std::vector<bool> grew(plan.size(), false);
+  for (const Straggler& straggler : stragglers) {
+    size_t best = 0;
+    int64_t best_increase = INT64_MAX;
+    for (size_t i = 0; i < out.rects.size(); ++i) {
+      const int64_t increase =
+          rect_cover(out.rects[i], straggler.rect, torus).area() - out.rects[i].area();
+      if (increase < best_increase) {
+        best = i;
+        best_increase = increase;
+      }
+    }
+    out.rects[best] = rect_cover(out.rects[best], straggler.rect, torus);
+    out.active_tiles[best] += straggler.active_tiles;
+    grew[best] = true;
+  }
+  for (size_t i = 0; i < out.rects.size(); ++i) {
+    if (!grew[i]) continue;
+    out.rects[i] = grown_by_fraction(out.rects[i], options.growth_fraction, torus);
+    if (!torus.is_torus() && !within_plane_range(out.rects[i])) return std::nullopt;
+  }
+  for (bool merged = true; merged;) {
+    merged = false;
+    for (size_t i = 0; i < out.rects.size() && !merged; ++i) {
+      for (size_t j = i + 1; j < out.rects.size(); ++j) {
+        if (!rects_conflict(out.rects[i], out.rects[j], torus)) continue;
+        out.rects[i] = fit_to_torus(rect_cover(out.rects[i], out.rects[j], torus), torus);
+        out.members[i].insert(out.members[i].end(), out.members[j].begin(), out.members[j].end());
+        out.active_tiles[i] += out.active_tiles[j];
+        out.rects.erase(out.rects.begin() + static_cast<std::ptrdiff_t>(j));
+        out.members.erase(out.members.begin() + static_cast<std::ptrdiff_t>(j));
+        out.active_tiles.erase(out.active_tiles.begin() + static_cast<std::ptrdiff_t>(j));
+        merged = true;
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+// When the regions can take in every active tile the CPU has left, the CPU
+// has no generation to step at all: its cost per generation (dispatch,
+// planning), which no single cluster's move saves, is saved too. A glider
+// stream leaving a soup is too thin to be a cluster of its own, but this way
+// its soup's region follows it while that is cheaper than the CPU's steps.
+void absorb_stragglers(std::vector<Planned>& plan, const ActivityBlocks& activity,
+                       const CostModel& costs, int generations, const TorusTiles& torus,
+                       const PartitionOptions& options) {
+  if (plan.empty()) return;
+  const std::vector<Straggler> stragglers = find_stragglers(plan, activity, torus);
+  if (stragglers.empty()) return;
+  int64_t straggling = 0;
+  for (const Straggler& straggler : stragglers) straggling += straggler.active_tiles;
+  const double cpu_ns =
+      costs.cpu_generation_ns * generations + costs.cpu_epoch_ns(straggling, generations);
+  const std::optional<GrownPlan> grown = grow_over(plan, stragglers, torus, options);
+  if (!grown) return;
+  double extra_ns = 0;
+  double moved_tiles = 0;
+  for (const Planned& region : plan) {
+    extra_ns -= costs.gpu_epoch_ns(region.rect, torus, generations, region.active_ghosts);
+  }
+  for (size_t i = 0; i < grown->rects.size(); ++i) {
+    const std::vector<size_t>& members = grown->members[i];
+    const bool unchanged = members.size() == 1 && grown->rects[i] == plan[members[0]].rect;
+    const int64_t ghosts = unchanged ? plan[members[0]].active_ghosts : 0;
+    extra_ns += costs.gpu_epoch_ns(grown->rects[i], torus, generations, ghosts);
+    if (unchanged) continue;
+    moved_tiles += static_cast<double>(grown->rects[i].area());
+    for (size_t member : members) moved_tiles += static_cast<double>(plan[member].rect.area());
+  }
+  const bool earns_its_move =
+      (cpu_ns - extra_ns) * options.amortize_epochs >= costs.migrate_ns_per_tile * moved_tiles;
+  if (extra_ns > options.create_ratio * cpu_ns || !earns_its_move) return;
+  std::vector<Planned> absorbed;
+  for (size_t i = 0; i < grown->rects.size(); ++i) {
+    const std::vector<size_t>& members = grown->members[i];
+    if (members.size() == 1 && grown->rects[i] == plan[members[0]].rect) {
+      absorbed.push_back(plan[members[0]]);
+    } else {
+      absorbed.push_back({grown->rects[i], grown->active_tiles[i], 0, -1});
+    }
+  }
+  plan = std::move(absorbed);
+}
+
 }  // namespace
 
 PartitionPlan plan_partition(std::span<const HeldRegion> held, std::span<const Cluster> clusters,
@@ -417,13 +557,7 @@ PartitionPlan plan_partition(std::span<const HeldRegion> held, std::span<const C
       // A region that grows once tends to grow again (a soup's fringe
       // creeps on): growing by a fraction of its side makes the round
       // trips of a steadily growing cluster few, as a vector's doubling does.
-      const auto extra = [&](int64_t side) {
-        return std::max<int64_t>(
-            1, static_cast<int64_t>(options.growth_fraction * static_cast<double>(side)));
-      };
-      rect = fit_to_torus(make_rect(grown(x_span(rect), extra(rect.width), torus.x),
-                                    grown(y_span(rect), extra(rect.height), torus.y)),
-                          torus);
+      rect = grown_by_fraction(rect, options.growth_fraction, torus);
       if (!torus.is_torus() && !within_plane_range(rect)) {
         restore();
         continue;
@@ -454,6 +588,7 @@ PartitionPlan plan_partition(std::span<const HeldRegion> held, std::span<const C
       restore();
     }
   }
+  absorb_stragglers(plan, activity, costs, generations, torus, options);
   PartitionPlan result;
   std::vector<bool> kept(held.size(), false);
   for (size_t i = 0; i < plan.size(); ++i) {

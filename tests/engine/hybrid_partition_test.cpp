@@ -280,6 +280,44 @@ TEST(HybridPlan, ActivityInsideARegionChangesNothingAndBeyondItGrowsIt) {
   EXPECT_EQ(grown.add[0], (TileRect{-5, -4, 50, 26}));
 }
 
+TEST(HybridPlan, StragglersJoinTheNearestRegionWhenThatSparesTheCpuItsGenerations) {
+  const HeldRegion region{{0, 0, 40, 40}, 800, 0, 9};
+  const std::vector<TileCoord> inside = filled({5, 5, 30, 30});
+  // A glider's two tiles just east of the region, too thin for a cluster.
+  const std::vector<TileCoord> active = joined(inside, {{45, 20}, {46, 20}});
+  const std::vector<Cluster> clusters = find_clusters(blocks_of(active), kPlane, {});
+  const auto plan_with = [&](const CostModel& costs) {
+    return plan_partition({&region, 1}, clusters, blocks_of(active), costs, 32, kPlane,
+                          no_minimum_age());
+  };
+  // The CPU's generations cost 3000 ns each: growing the region over the
+  // glider (and an eighth of its side beyond) is cheaper.
+  const PartitionPlan grown = plan_with(simple_costs());
+  EXPECT_EQ(grown.release, (std::vector<size_t>{0}));
+  ASSERT_EQ(grown.add.size(), 1u);
+  EXPECT_EQ(grown.add[0], (TileRect{-5, -5, 57, 50}));
+  // Two tiles alone are cheap on the CPU when its generations cost nothing.
+  CostModel free_generations = simple_costs();
+  free_generations.cpu_generation_ns = 0;
+  const PartitionPlan kept = plan_with(free_generations);
+  EXPECT_TRUE(kept.release.empty());
+  EXPECT_TRUE(kept.add.empty());
+  // Nor is a region grown when the move would not pay for itself.
+  CostModel dear_moves = simple_costs();
+  dear_moves.migrate_ns_per_tile = 1e6;
+  EXPECT_TRUE(plan_with(dear_moves).add.empty());
+}
+
+TEST(HybridPlan, FarStragglersStayOnTheCpu) {
+  const HeldRegion region{{0, 0, 40, 40}, 800, 0, 9};
+  const std::vector<TileCoord> active = joined(filled({5, 5, 30, 30}), {{1000, 20}});
+  const std::vector<Cluster> clusters = find_clusters(blocks_of(active), kPlane, {});
+  const PartitionPlan plan = plan_partition({&region, 1}, clusters, blocks_of(active),
+                                            simple_costs(), 32, kPlane, no_minimum_age());
+  EXPECT_TRUE(plan.release.empty());
+  EXPECT_TRUE(plan.add.empty());
+}
+
 TEST(HybridPlan, AddedRegionsNeverConflictWithKeptOnes) {
   const CostModel costs = simple_costs();
   const HeldRegion region{{0, 0, 10, 10}, 100, 0, 3};
