@@ -37,6 +37,13 @@ struct BenchOptions {
   uint64_t kernel_generations = 1024;
   // --tile-pool: the device tile pool on a torus of this side (0: off).
   int64_t tile_pool_side = 0;
+  // --mpi-scaling: "strong" (one SIDE x SIDE torus on every rank count) or
+  // "weak" (a SIDE x SIDE band per rank) instead of the workloads; empty:
+  // off. Rank counts start with 1, the baseline.
+  std::string mpi_scaling;
+  std::vector<int> mpi_ranks = {1, 2};
+  int64_t mpi_side = 2048;
+  uint64_t mpi_generations = 1000;
   // Internal: run this one workload once and print a result line (the
   // child side of --isolate).
   std::optional<std::string> run_one;

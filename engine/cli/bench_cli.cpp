@@ -1,12 +1,14 @@
 // The options of `gol bench`, parsed into bench::BenchOptions.
 #include "engine/cli/bench_cli.h"
 
+#include <algorithm>
 #include <iterator>
 #include <memory>
 
 #include "bench/bench_command.h"
 #include "engine/cli/subcommands.h"
 #include "engine/core/error.h"
+#include "engine/core/rule.h"
 
 namespace gol::cli {
 namespace {
@@ -24,6 +26,7 @@ struct BenchArguments {
   std::optional<std::string> backends;
   std::string golly = "auto";
   std::optional<std::string> gpu_kernel_sides;
+  std::optional<std::string> mpi_ranks;
 };
 
 std::vector<std::string> split_list(const std::string& option, const std::string& value) {
@@ -56,6 +59,42 @@ std::vector<int64_t> parse_sides(const std::string& value) {
     sides.push_back(side);
   }
   return sides;
+}
+
+// "1,2,4": rank counts from 1 (the baseline) up, each at most 1024.
+std::vector<int> parse_rank_counts(const std::string& value) {
+  const CLI::Validator count_check = whole_number(1, 1024);
+  std::vector<int> counts;
+  for (const std::string& item : split_list("--ranks", value)) {
+    if (const std::string why = count_check(item); !why.empty()) {
+      throw UsageError("--ranks: " + why);
+    }
+    counts.push_back(std::stoi(item));
+  }
+  if (counts.front() != 1) {
+    throw UsageError("--ranks " + value +
+                     ": expected a list starting with 1, the rank count efficiency is measured "
+                     "against (e.g. 1,2,4)");
+  }
+  return counts;
+}
+
+// The torus each rank count gets must split into that many 64-row bands.
+void check_mpi_scaling(const bench::BenchOptions& o) {
+  if (o.mpi_side % 64 != 0) {
+    throw UsageError("--mpi-side " + std::to_string(o.mpi_side) + " is not a multiple of 64");
+  }
+  const int most = *std::max_element(o.mpi_ranks.begin(), o.mpi_ranks.end());
+  if (o.mpi_scaling == "strong" && o.mpi_side / 64 < most) {
+    throw UsageError("--mpi-side " + std::to_string(o.mpi_side) + " makes " +
+                     std::to_string(o.mpi_side / 64) + " bands of 64 rows, fewer than " +
+                     std::to_string(most) + " ranks: expected --mpi-side " +
+                     std::to_string(64 * most) + " or more");
+  }
+  if (o.mpi_scaling == "weak" && o.mpi_side * o.mpi_side * most > kMaxTorusCells) {
+    throw UsageError("--mpi-side " + std::to_string(o.mpi_side) + " on " + std::to_string(most) +
+                     " ranks makes a torus over 2^36 cells, the most gol runs");
+  }
 }
 
 CLI::App* define_bench_options(CLI::App& gol, BenchArguments& a) {
@@ -119,6 +158,24 @@ CLI::App* define_bench_options(CLI::App& gol, BenchArguments& a) {
       ->default_val(o.kernel_generations)
       ->check(whole_number(1, kMaxKernelGenerations))
       ->type_name("N");
+  bench
+      ->add_option("--mpi-scaling", o.mpi_scaling,
+                   "strong|weak: instead of workloads, gol run on --ranks CPU ranks (mpirun), "
+                   "one thread each unless --threads: strong steps one --mpi-side square torus, "
+                   "weak a --mpi-side square band per rank; efficiency against one rank")
+      ->check(CLI::IsMember({"strong", "weak"}));
+  bench->add_option("--ranks", a.mpi_ranks, "1,N,...: rank counts for --mpi-scaling (default 1,2)");
+  bench
+      ->add_option("--mpi-side", o.mpi_side,
+                   "SIDE: the torus (strong) or band (weak) side for --mpi-scaling, a multiple "
+                   "of 64")
+      ->default_val(o.mpi_side)
+      ->check(whole_number(64, 1 << 16))
+      ->type_name("SIDE");
+  bench->add_option("--mpi-gens", o.mpi_generations, "Generations per --mpi-scaling run")
+      ->default_val(o.mpi_generations)
+      ->check(whole_number(1, uint64_t{1} << 40))
+      ->type_name("N");
   // The child side of --isolate: run one workload once, print a result line.
   bench->add_option("--run-one", o.run_one)->group("");
   bench->add_flag("--shape-hash", o.shape_hash)->group("");
@@ -141,6 +198,8 @@ bench::BenchOptions finish(const BenchArguments& a, const std::vector<std::strin
     throw UsageError("--tile-pool: torus side " + std::to_string(o.tile_pool_side) +
                      " is not a multiple of 64");
   }
+  if (a.mpi_ranks) o.mpi_ranks = parse_rank_counts(*a.mpi_ranks);
+  check_mpi_scaling(o);
   if (o.json_path == "-" && o.csv_path == "-") {
     throw UsageError("--json - and --csv - cannot both write to stdout");
   }

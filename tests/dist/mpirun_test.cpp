@@ -162,5 +162,29 @@ TEST_F(MpiRun, OneRankUnderMpirunRunsAsOneProcess) {
   EXPECT_EQ(json_number(outcome.out, "population"), 5u);
 }
 
+// Each row: ranks, torus, seconds, CUpS, efficiency.
+TEST_F(MpiRun, BenchScalingReportsEveryRankCountAgainstOne) {
+  for (const std::string mode : {"strong", "weak"}) {
+    const Outcome outcome = shell(std::string(GOL_EXE_PATH) + " bench --mpi-scaling " + mode +
+                                  " --mpi-side 256 --mpi-gens 40 --repeats 1 --ranks 1,2");
+    EXPECT_EQ(outcome.exit_code, 0) << outcome.out;
+    EXPECT_NE(outcome.out.find("MPI " + mode + " scaling"), std::string::npos) << outcome.out;
+    const std::string two_ranks_torus = mode == "weak" ? "256x512" : "256x256";
+    EXPECT_TRUE(
+        std::regex_search(outcome.out, std::regex("\\n1 +256x256 +[0-9.]+ +\\S+ +100\\.0%")))
+        << outcome.out;
+    EXPECT_TRUE(std::regex_search(
+        outcome.out, std::regex("\\n2 +" + two_ranks_torus + " +[0-9.]+ +\\S+ +[0-9.]+%")))
+        << outcome.out;
+  }
+}
+
+TEST_F(MpiRun, BenchScalingNeedsRanksFromOne) {
+  const Outcome outcome =
+      shell(std::string(GOL_EXE_PATH) + " bench --mpi-scaling strong --ranks 2,4");
+  EXPECT_EQ(outcome.exit_code, 2) << outcome.out;
+  EXPECT_NE(outcome.out.find("expected a list starting with 1"), std::string::npos) << outcome.out;
+}
+
 }  // namespace
 }  // namespace gol
