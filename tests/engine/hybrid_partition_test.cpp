@@ -218,6 +218,19 @@ TEST(HybridCosts, CalibrationFollowsWhatEpochsCost) {
   EXPECT_NEAR(calibration.model().gpu_overhead_ns, 3000, 10);
 }
 
+TEST(HybridCosts, LargeCpuStepsAreChargedToTheirTiles) {
+  // Only large steps, whose cost the model first puts mostly in the
+  // generation (10 ns a tile, 3000 a generation): truth is 80 ns a tile and
+  // 2000 a generation, and the tiles must carry it.
+  CostCalibration calibration(simple_costs());
+  for (int i = 0; i < 60; ++i) {
+    const double tiles = 32.0 * (i % 2 == 0 ? 900 : 1100);
+    calibration.observe_cpu((32 * 2000.0 + 80.0 * tiles) * 1e-9, 32, static_cast<uint64_t>(tiles));
+  }
+  EXPECT_NEAR(calibration.model().cpu_ns_per_tile, 80, 2);
+  EXPECT_DOUBLE_EQ(calibration.model().cpu_generation_ns, 3000);
+}
+
 PartitionOptions no_minimum_age() {
   PartitionOptions options;
   options.min_epochs_held = 0;
