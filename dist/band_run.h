@@ -1,6 +1,6 @@
 // A torus run across MPI ranks: rank 0 (the root) holds the pattern and
 // hands each rank a horizontal band (band_layout.h); every rank steps its
-// band plus kHaloRows of halo on each side with a CPU backend, swaps halos
+// band plus kHaloRows of halo on each side with the sparse SIMD engine, swaps halos
 // with the ranks above and below every kHaloRows generations (the last
 // round shortened to land on the target), and the root gathers the bands.
 #pragma once
@@ -20,7 +20,7 @@ struct BandJob {
   Rule rule;
   Topology topology;  // a torus
   uint64_t generations = 0;
-  std::string backend = "auto";  // "auto" and "cpu" pick the best CPU backend
+  std::string backend = "auto";  // auto, cpu, simd (Highway) or simd-xsimd
   int threads = 0;               // per rank; 0: the host's cores shared among its ranks
 };
 
@@ -47,7 +47,7 @@ struct BandRunResult {
 
 // The root's side. Throws UsageError, after telling the other ranks there is
 // no job, when the torus cannot be split into world.size() bands or the
-// backend is not a CPU backend. Failures once the ranks work together end
+// backend is not one of BandJob::backend's. Failures once the ranks work together end
 // the whole job (MpiWorld::abort).
 BandRunResult lead_band_run(const MpiWorld& world, const BandJob& job);
 

@@ -136,6 +136,28 @@ TEST_F(MpiRun, OtherRulesIncludingBirthOnZero) {
   expect_ranks_agree("soup:128x256:0.5:9 --torus 128x256 --rule B0123478/S34678 --gens 33");
 }
 
+TEST_F(MpiRun, LongRunsIntoAshWhereTilesSleepBesideTheHalos) {
+  // Each rank's grid keeps its sleeping tiles across exchanges and takes
+  // only the halo tiles in: still lifes and blinkers on band edges, and
+  // debris crossing them long after the interior went to sleep.
+  for (const char* seed : {"13", "14", "15"}) {
+    expect_ranks_agree(std::string("soup:256x320:0.5:") + seed + " --torus 256x320 --gens 1500");
+  }
+}
+
+TEST_F(MpiRun, TheXsimdKernelAndThreadsPerRank) {
+  expect_ranks_agree("soup:256x256:0.5:21 --torus 256x256 --gens 200 --backend simd-xsimd", {2});
+  expect_ranks_agree("soup:256x256:0.5:21 --torus 256x256 --gens 200 --threads 2", {2});
+}
+
+TEST_F(MpiRun, ABackendOtherThanTheSparseEngineIsRefused) {
+  const Outcome outcome = shell(mpirun(2) + GOL_EXE_PATH +
+                                " run soup:128x128 --torus 128x128 --gens 5 --backend serial");
+  EXPECT_EQ(outcome.exit_code, 2) << outcome.out;
+  EXPECT_NE(outcome.out.find("expected --backend auto, cpu, simd or simd-xsimd"), std::string::npos)
+      << outcome.out;
+}
+
 TEST_F(MpiRun, NoGenerationsAndOne) {
   expect_ranks_agree("soup:128x256:0.5:1 --torus 128x256 --gens 0", {2});
   expect_ranks_agree("soup:128x256:0.5:1 --torus 128x256 --gens 1", {2});
