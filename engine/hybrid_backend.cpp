@@ -317,7 +317,7 @@ class HybridBackend final : public Backend {
   void import_ghosts() {
     std::vector<Tile> current;
     std::vector<Tile> previous;
-    bool changed = false;
+    imported_.clear();
     for (const Region& region : regions_) {
       if (region.boundary.empty()) continue;
       current.resize(region.boundary.size());
@@ -326,12 +326,12 @@ class HybridBackend final : public Backend {
       for (size_t i = 0; i < region.boundary.size(); ++i) {
         const int32_t slot = region.boundary_slots[i];
         GOL_CHECK(grid_.map().coord(slot) == region.boundary[i]);
-        changed |= grid_.import_tile(slot, current[i], previous[i]);
+        if (grid_.import_tile(slot, current[i], previous[i])) imported_.push_back(slot);
       }
     }
     // Quiet ghosts come back as the CPU left them, and a whole-torus region
     // has none: then the active list stands.
-    if (changed) grid_.replan();
+    if (!imported_.empty()) grid_.replan_near(imported_);
   }
 
   void add_region(const TileRect& rect, CarriedTiles& carried) {
@@ -514,6 +514,7 @@ class HybridBackend final : public Backend {
   Rule rule_;
   hybrid::TorusTiles torus_;
   std::vector<Region> regions_;
+  std::vector<int32_t> imported_;  // the ghosts an epoch's import changed
   uint64_t epochs_ = 0;
   int epochs_since_partition_ = 0;
   int partition_interval_ = 1;

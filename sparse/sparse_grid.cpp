@@ -322,6 +322,30 @@ void SparseGrid::replan() {
   choose_next_plan();
 }
 
+void SparseGrid::replan_near(std::span<const int32_t> imported) {
+  if (keep_all_active_ ||
+      (active_.size() + imported.size() * (kDirections + 1)) * 2 >= map_.slot_count()) {
+    replan();
+    return;
+  }
+  fit_slot_arrays();
+  for (size_t i = 0; i < active_.size(); ++i) from_self_[active_[i]] |= active_bands_[i];
+  take_wake(TileMap::kEmptySlot);
+  // Copied: planning rebuilds active_.
+  planned_from_.assign(active_.begin(), active_.end());
+  plan_from_candidates([&](auto take) {
+    for (int32_t slot : planned_from_) take(slot);
+    // An import wakes only the tile and its neighbours (created ones
+    // included, hence the links read after it).
+    for (int32_t slot : imported) {
+      take(slot);
+      for (int32_t other : map_.neighbours(slot)) take(other);
+    }
+  });
+  outcomes_.assign(active_.size(), Outcome{});
+  choose_next_plan();
+}
+
 void SparseGrid::choose_next_plan() {
   // Every slot woken in a generation is a stepped tile or a neighbour it
   // handed bands to or created: while those are fewer than the slots,
@@ -367,11 +391,8 @@ void SparseGrid::finish_generation() {
   choose_next_plan();
 }
 
-void SparseGrid::plan_from_wake_flags(size_t previous_count) {
-  if (!gather_next_) {
-    plan_by_scan();
-    return;
-  }
+template <typename VisitCandidates>
+void SparseGrid::plan_from_candidates(VisitCandidates visit_candidates) {
   planned_bands_.resize(map_.slot_count());
   woken_.resize((map_.slot_count() + 63) / 64);
   touched_words_.clear();
@@ -383,17 +404,7 @@ void SparseGrid::plan_from_wake_flags(size_t previous_count) {
     if (word == 0) touched_words_.push_back(static_cast<int32_t>(slot / 64));
     word |= uint64_t{1} << (slot % 64);
   };
-  for (size_t i = 0; i < previous_count; ++i) {
-    const int32_t slot = active_[i];
-    take(slot);
-    // Only the neighbours it handed bands to or created. A tile freed in
-    // this pass still lists its neighbours (slots are not reused before
-    // the next pass).
-    const auto& neighbours = map_.neighbours(slot);
-    for (unsigned visit = outcomes_[i].woke | outcomes_[i].create; visit != 0; visit &= visit - 1) {
-      take(neighbours[std::countr_zero(visit)]);
-    }
-  }
+  visit_candidates(take);
   // Slot order from the bitmap: only the words touched are sorted, and
   // neighbouring tiles share words.
   std::sort(touched_words_.begin(), touched_words_.end());
@@ -408,6 +419,27 @@ void SparseGrid::plan_from_wake_flags(size_t previous_count) {
     }
     word = 0;
   }
+}
+
+void SparseGrid::plan_from_wake_flags(size_t previous_count) {
+  if (!gather_next_) {
+    plan_by_scan();
+    return;
+  }
+  plan_from_candidates([&](auto take) {
+    for (size_t i = 0; i < previous_count; ++i) {
+      const int32_t slot = active_[i];
+      take(slot);
+      // Only the neighbours it handed bands to or created. A tile freed in
+      // this pass still lists its neighbours (slots are not reused before
+      // the next pass).
+      const auto& neighbours = map_.neighbours(slot);
+      for (unsigned visit = outcomes_[i].woke | outcomes_[i].create; visit != 0;
+           visit &= visit - 1) {
+        take(neighbours[std::countr_zero(visit)]);
+      }
+    }
+  });
 }
 
 void SparseGrid::plan_by_scan() {

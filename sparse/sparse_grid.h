@@ -120,6 +120,10 @@ class SparseGrid {
   // Rebuilds the active list after ownership changes and imports: the tiles
   // active or woken, less the GPU's.
   void replan();
+  // replan() after imports alone, since the last generation or plan: only
+  // the active tiles and the imported ones with their neighbours can be
+  // awake, so only they are looked at (replan() scans every slot).
+  void replan_near(std::span<const int32_t> imported);
 
   // Every tile as held here: GPU tiles as of their last import.
   uint64_t population() const;
@@ -146,6 +150,10 @@ class SparseGrid {
   void create_neighbours(int32_t slot, uint8_t directions);
   bool shows_live_border(int32_t slot) const;
   void plan_from_wake_flags(size_t previous_count);
+  // The active list from the wake flags of the slots `visit_candidates`
+  // hands to its argument (take(slot)), in slot order.
+  template <typename VisitCandidates>
+  void plan_from_candidates(VisitCandidates visit_candidates);
   // Picks how the next generation's planning finds the woken slots (which
   // commits must then record), from the active tiles and the slots.
   void choose_next_plan();
@@ -166,6 +174,7 @@ class SparseGrid {
   std::vector<BandMask> active_bands_;   // by index into active_
   std::vector<BandMask> planned_bands_;  // by slot, while planning
   std::vector<uint64_t> woken_;          // bit per slot, while planning
+  std::vector<int32_t> planned_from_;    // the active list replan_near() started from
   std::vector<int32_t> touched_words_;   // words of woken_ set, while planning
   // Wake records, by slot: the bands to step next generation, as the
   // contributions commits store in parallel without atomics.

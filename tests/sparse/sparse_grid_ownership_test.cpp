@@ -62,13 +62,22 @@ void import_region(SparseGrid& grid, const Region& region, const Topology& topol
                    const CellSet& current, const CellSet& previous, bool ghosts_only,
                    bool return_to_cpu) {
   const std::vector<TileCoord> coords = region_coords(region, topology);
+  std::vector<int32_t> imported;
   for (size_t i = 0; i < coords.size(); ++i) {
     if (ghosts_only && !on_region_edge(region, static_cast<int64_t>(i))) continue;
     const int32_t slot = grid.map().find(coords[i]);
-    grid.import_tile(slot, tile_of_cells(current, coords[i]), tile_of_cells(previous, coords[i]));
+    if (grid.import_tile(slot, tile_of_cells(current, coords[i]),
+                         tile_of_cells(previous, coords[i]))) {
+      imported.push_back(slot);
+    }
     if (return_to_cpu) grid.set_owner(slot, TileOwner::kCpu);
   }
-  grid.replan();
+  // Imports alone need only the planning near them, as the hybrid's epochs do.
+  if (return_to_cpu) {
+    grid.replan();
+  } else {
+    grid.replan_near(imported);
+  }
 }
 
 // The CPU's tiles with the region's tiles taken from `truth`: equal to
@@ -163,6 +172,48 @@ std::vector<TileCoord> active_coords(const SparseGrid& grid) {
   for (int32_t slot : grid.active()) coords.push_back(grid.map().coord(slot));
   std::sort(coords.begin(), coords.end());
   return coords;
+}
+
+TEST(SparseGridOwnership, PlanningNearImportsFindsWhatAFullReplanFinds) {
+  const Topology plane = Topology::plane();
+  const CellSet soup = patterns::make_soup({9 * kTileSize, 9 * kTileSize, 0.4, 21});
+  const Region region{2, 2, 5, 5};
+  const Rule rule = Rule::conway();
+  auto oracle = cpu::make_bit_backend();
+  oracle->load(soup, rule, plane);
+  SparseGrid near;
+  SparseGrid full;
+  for (SparseGrid* grid : {&near, &full}) {
+    grid->load(soup, plane, false);
+    give_to_gpu(*grid, region, plane);
+  }
+  for (int epoch = 0; epoch < 6; ++epoch) {
+    oracle->step(3);
+    const CellSet previous = oracle->cells();
+    oracle->step(1);
+    const CellSet current = oracle->cells();
+    std::vector<int32_t> imported;
+    for (SparseGrid* grid : {&near, &full}) {
+      test::run(*grid, rule, 4);
+      const std::vector<TileCoord> coords = region_coords(region, plane);
+      for (size_t i = 0; i < coords.size(); ++i) {
+        if (!on_region_edge(region, static_cast<int64_t>(i))) continue;
+        const int32_t slot = grid->map().find(coords[i]);
+        const bool changed = grid->import_tile(slot, tile_of_cells(current, coords[i]),
+                                               tile_of_cells(previous, coords[i]));
+        if (changed && grid == &near) imported.push_back(slot);
+      }
+    }
+    near.replan_near(imported);
+    full.replan();
+    ASSERT_FALSE(imported.empty()) << "epoch " << epoch << ": the soup reaches the ghosts";
+    ASSERT_EQ(std::vector<int32_t>(near.active().begin(), near.active().end()),
+              std::vector<int32_t>(full.active().begin(), full.active().end()))
+        << "epoch " << epoch;
+    ASSERT_EQ(std::vector<BandMask>(near.active_bands().begin(), near.active_bands().end()),
+              std::vector<BandMask>(full.active_bands().begin(), full.active_bands().end()))
+        << "epoch " << epoch;
+  }
 }
 
 TEST(SparseGridOwnership, ImportWakesTheTileAndOnlyNeighboursFacingAChangedBorder) {
