@@ -59,7 +59,9 @@ struct Region {
   // The ghosts' grid slots, by boundary index: ghosts are never freed (only
   // CPU tiles are), so their slots hold while the region lives.
   std::vector<int32_t> boundary_slots;
-  std::vector<TileCoord> ring;  // the CPU tiles around it
+  std::vector<TileCoord> ring;       // the CPU tiles around it
+  std::vector<Tile> ghost_current;   // the edge tiles on their way down (t+k)
+  std::vector<Tile> ghost_previous;  // and t+k-1
   int epochs_held = 0;
   bool stepped = false;  // the pool has run an epoch since it was added
 };
@@ -128,6 +130,7 @@ class HybridBackend final : public Backend {
     grid_.load(cells, topology, topology.is_torus() && rule.births_on_zero());
     pool_->reset(rule, torus_.x, torus_.y);
     regions_.clear();
+    ghosts_queued_ = false;
     costs_ = hybrid::CostCalibration(
         options_.fixed_costs.value_or(hybrid::default_cost_model(stepper_.threads())));
     epochs_ = 0;
@@ -159,6 +162,7 @@ class HybridBackend final : public Backend {
       const int k = static_cast<int>(
           std::min<uint64_t>(static_cast<uint64_t>(options_.epoch_generations), generations));
       if (options_.fixed_regions.empty() && epochs_since_partition_ >= partition_interval_) {
+        settle_ghosts();
         partition_interval_ =
             repartition(k)
                 ? options_.partition_every
@@ -170,6 +174,9 @@ class HybridBackend final : public Backend {
       ++epochs_since_partition_;
       generations -= static_cast<uint64_t>(k);
     }
+    // Between calls the grid is whole: the cells, population and the next
+    // load read it.
+    settle_ghosts();
     if (trace_) {
       std::fprintf(stderr,
                    "hybrid: generation %llu: %.3f s stepping the CPU (%.3f s in the kernel's "
@@ -260,11 +267,11 @@ class HybridBackend final : public Backend {
     const double device_before = pool_->stats().device_seconds;
     pool_->step_async(k);
     timings_.upload += seconds_since(start);
+    settle_ghosts();
     step_cpu(k);
     start = std::chrono::steady_clock::now();
     pool_->wait();
     timings_.wait += seconds_since(start);
-    start = std::chrono::steady_clock::now();
     if (options_.calibrate_gpu && !options_.fixed_costs) {
       uint64_t stepped = 0;
       for (const Region& region : regions_) {
@@ -277,7 +284,8 @@ class HybridBackend final : public Backend {
       ++region.epochs_held;
       region.stepped = true;
     }
-    import_ghosts();
+    start = std::chrono::steady_clock::now();
+    queue_ghosts();
     timings_.ghosts += seconds_since(start);
   }
 
@@ -314,24 +322,42 @@ class HybridBackend final : public Backend {
   }
 
   // Each region's edge tiles at t+k and t+k-1 become the CPU's ghosts.
-  void import_ghosts() {
-    std::vector<Tile> current;
-    std::vector<Tile> previous;
+  // Queues each region's edge tiles at t+k and t+k-1 to come down; the
+  // next epoch may start before they arrive (settle_ghosts() says why).
+  void queue_ghosts() {
+    for (Region& region : regions_) {
+      if (region.boundary.empty()) continue;
+      region.ghost_current.resize(region.boundary.size());
+      region.ghost_previous.resize(region.boundary.size());
+      pool_->download_async(region.id, region.boundary, region.ghost_current,
+                            region.ghost_previous);
+    }
+    ghosts_queued_ = true;
+  }
+
+  // The queued edge tiles become the CPU's ghosts. This may wait until the
+  // pool runs the next epoch: that epoch needs only the ring, CPU tiles
+  // already exact at t+k, and the copies were queued ahead of it. The CPU
+  // needs its ghosts before it steps on, and the planner before it plans.
+  void settle_ghosts() {
+    if (!ghosts_queued_) return;
+    const auto start = std::chrono::steady_clock::now();
+    pool_->finish_downloads();
+    ghosts_queued_ = false;
     imported_.clear();
     for (const Region& region : regions_) {
-      if (region.boundary.empty()) continue;
-      current.resize(region.boundary.size());
-      previous.resize(region.boundary.size());
-      pool_->download(region.id, region.boundary, current, previous);
       for (size_t i = 0; i < region.boundary.size(); ++i) {
         const int32_t slot = region.boundary_slots[i];
         GOL_CHECK(grid_.map().coord(slot) == region.boundary[i]);
-        if (grid_.import_tile(slot, current[i], previous[i])) imported_.push_back(slot);
+        if (grid_.import_tile(slot, region.ghost_current[i], region.ghost_previous[i])) {
+          imported_.push_back(slot);
+        }
       }
     }
     // Quiet ghosts come back as the CPU left them, and a whole-torus region
     // has none: then the active list stands.
     if (!imported_.empty()) grid_.replan_near(imported_);
+    timings_.ghosts += seconds_since(start);
   }
 
   void add_region(const TileRect& rect, CarriedTiles& carried) {
@@ -515,6 +541,7 @@ class HybridBackend final : public Backend {
   hybrid::TorusTiles torus_;
   std::vector<Region> regions_;
   std::vector<int32_t> imported_;  // the ghosts an epoch's import changed
+  bool ghosts_queued_ = false;     // queue_ghosts() awaits settle_ghosts()
   uint64_t epochs_ = 0;
   int epochs_since_partition_ = 0;
   int partition_interval_ = 1;

@@ -82,6 +82,20 @@ class Stream {
   cudaStream_t stream_ = nullptr;
 };
 
+// A point in a stream's work that the host can wait for.
+class Event {
+ public:
+  Event() { GOL_CUDA_CHECK(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming)); }
+  ~Event() { cudaEventDestroy(event_); }
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  void record(cudaStream_t stream) { GOL_CUDA_CHECK(cudaEventRecord(event_, stream)); }
+  void wait() { GOL_CUDA_CHECK(cudaEventSynchronize(event_)); }
+
+ private:
+  cudaEvent_t event_ = nullptr;
+};
+
 // Two events bracketing device work on one stream.
 class EventTimer {
  public:

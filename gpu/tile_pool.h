@@ -18,9 +18,9 @@
 // a region whose rectangle plus ring would cover the torus in either axis
 // must cover the whole torus; it then has no ring and wraps.
 //
-// Between step_async() and wait() only name() and stats() may be called;
-// anything else is a logic error (checked, aborts), since the CUDA pool
-// would race with its own epoch.
+// Between step_async() and wait() only name(), stats() and
+// finish_downloads() may be called; anything else is a logic error
+// (checked, aborts), since the CUDA pool would race with its own epoch.
 //
 // Transfers are counted as the CUDA pool makes them: every tile image that
 // crosses the bus (512 bytes) travels with its 4-byte pool slot index, which
@@ -106,6 +106,19 @@ class TilePool {
   // generations from t, these are t+k and t+k-1.
   virtual void download(int region, std::span<const TileCoord> coords, std::span<Tile> current,
                         std::span<Tile> previous) = 0;
+  // download() queued instead of waited for: the copies go ahead of any
+  // later step_async(), so they read the tiles as they are now, and
+  // `current` and `previous` are filled by finish_downloads(), until which
+  // they must stay valid. The host can then work on an epoch's results
+  // while the next epoch runs. Between a download_async() and its
+  // finish_downloads(), only upload(), step_async(), wait(), more
+  // download_async() calls, name() and stats() may be called.
+  virtual void download_async(int region, std::span<const TileCoord> coords,
+                              std::span<Tile> current, std::span<Tile> previous) = 0;
+  // Waits for the downloads queued since the last call and fills their
+  // spans. May be called while an epoch runs (between step_async() and
+  // wait()), which it does not wait for.
+  virtual void finish_downloads() = 0;
   virtual RegionActivity activity(int region) = 0;
   virtual TilePoolStats stats() const = 0;
 };

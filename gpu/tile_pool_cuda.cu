@@ -157,6 +157,10 @@ class CudaTilePool final : public TilePool {
 
   void reset(const Rule& rule, int64_t torus_tiles_x, int64_t torus_tiles_y) override {
     GOL_CHECK(!pending_);
+    // Downloads left queued (a run that failed between epochs) are dropped.
+    GOL_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+    queued_.clear();
+    queued_tiles_ = 0;
     if (torus_tiles_x == 0 && rule.births_on_zero()) {
       throw InputError("rules with B0 cannot run on tiles of the plane");
     }
@@ -170,7 +174,7 @@ class CudaTilePool final : public TilePool {
   }
 
   int add_region(const TileRect& owned) override {
-    GOL_CHECK(!pending_);
+    GOL_CHECK(!pending_ && queued_.empty());
     DeviceRegion region{make_region_geometry(owned, torus_tiles_x_, torus_tiles_y_), {}, {}, {}};
     for (const auto& [id, other] : regions_)
       GOL_CHECK(!regions_conflict(region.geometry, other.geometry));
@@ -196,7 +200,7 @@ class CudaTilePool final : public TilePool {
   }
 
   void remove_region(int region_id) override {
-    GOL_CHECK(!pending_);
+    GOL_CHECK(!pending_ && queued_.empty());
     const auto it = regions_.find(region_id);
     GOL_CHECK(it != regions_.end());
     free_slots_.insert(free_slots_.end(), it->second.slots.begin(), it->second.slots.end());
@@ -293,8 +297,57 @@ class CudaTilePool final : public TilePool {
     count_download(stats_, gathered);
   }
 
-  RegionActivity activity(int region_id) override {
+  void download_async(int region_id, std::span<const TileCoord> coords, std::span<Tile> current,
+                      std::span<Tile> previous) override {
     GOL_CHECK(!pending_);
+    const DeviceRegion& region = find(region_id);
+    const std::vector<int64_t> positions =
+        plan_download(region.geometry, coords, current.size(), previous.size());
+    const size_t count = positions.size();
+    const size_t gathered = count * (previous.empty() ? 1 : 2);
+    if (gathered == 0) return;
+    ScopedSeconds timer(stats_.transfer_seconds);
+    const size_t first = queued_tiles_;
+    reserve_queued(first + gathered);
+    uint32_t* entries = queued_entries_host_.get() + first;
+    for (size_t i = 0; i < gathered; ++i) {
+      const uint32_t slot = region.slots[static_cast<size_t>(positions[i % count])];
+      entries[i] = slot << kEntrySlotShift | (i < count ? kToCurrent : kToPrevious);
+    }
+    GOL_CUDA_CHECK(cudaMemcpyAsync(queued_entries_device_.get() + first, entries,
+                                   gathered * sizeof(uint32_t), cudaMemcpyHostToDevice,
+                                   stream_.get()));
+    gather_tiles<<<copy_blocks(static_cast<int64_t>(gathered)), kCopyThreads, 0, stream_.get()>>>(
+        queued_entries_device_.get() + first, vectors(current_), vectors(previous_),
+        reinterpret_cast<uint4*>(queued_tiles_device_.get() + first),
+        static_cast<int64_t>(gathered));
+    GOL_CUDA_CHECK_LAUNCH();
+    GOL_CUDA_CHECK(cudaMemcpyAsync(queued_tiles_host_.get() + first,
+                                   queued_tiles_device_.get() + first, gathered * sizeof(Tile),
+                                   cudaMemcpyDeviceToHost, stream_.get()));
+    downloads_done_.record(stream_.get());
+    queued_.push_back({first, count, current, previous});
+    queued_tiles_ = first + gathered;
+    count_download(stats_, gathered);
+  }
+
+  void finish_downloads() override {
+    if (queued_.empty()) return;
+    ScopedSeconds timer(stats_.transfer_seconds);
+    downloads_done_.wait();
+    for (const QueuedDownload& download : queued_) {
+      const Tile* tiles = queued_tiles_host_.get() + download.first;
+      std::copy_n(tiles, download.count, download.current.begin());
+      if (!download.previous.empty()) {
+        std::copy_n(tiles + download.count, download.count, download.previous.begin());
+      }
+    }
+    queued_.clear();
+    queued_tiles_ = 0;
+  }
+
+  RegionActivity activity(int region_id) override {
+    GOL_CHECK(!pending_ && queued_.empty());
     const DeviceRegion& region = find(region_id);
     std::vector<uint32_t> words(region.activity_words());
     {
@@ -390,6 +443,21 @@ class CudaTilePool final : public TilePool {
   }
 
   // Staging for a batch of `tiles`, grown geometrically.
+  // Room for `tiles` queued tiles, keeping those already queued: growing
+  // waits for their copies (no epoch runs while downloads are queued).
+  void reserve_queued(size_t tiles) {
+    if (tiles <= queued_tiles_host_.size()) return;
+    GOL_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+    const size_t grown = std::max(tiles, 2 * queued_tiles_host_.size());
+    PinnedBuffer<Tile> host_tiles(grown);
+    PinnedBuffer<uint32_t> host_entries(grown);
+    std::copy_n(queued_tiles_host_.get(), queued_tiles_, host_tiles.get());
+    queued_tiles_host_ = std::move(host_tiles);
+    queued_entries_host_ = std::move(host_entries);
+    queued_tiles_device_ = DeviceBuffer<Tile>(grown);
+    queued_entries_device_ = DeviceBuffer<uint32_t>(grown);
+  }
+
   Staging stage(size_t tiles) {
     const size_t offset = tiles_offset(tiles);
     const size_t bytes = offset + tiles * sizeof(Tile);
@@ -420,6 +488,21 @@ class CudaTilePool final : public TilePool {
   PinnedBuffer<uint8_t> host_staging_;
   DeviceBuffer<uint8_t> device_staging_;
   bool pending_ = false;
+  // Downloads queued by download_async(), their tiles in the queued_
+  // buffers in order, complete when downloads_done_ is reached.
+  struct QueuedDownload {
+    size_t first;
+    size_t count;
+    std::span<Tile> current;
+    std::span<Tile> previous;
+  };
+  std::vector<QueuedDownload> queued_;
+  size_t queued_tiles_ = 0;
+  PinnedBuffer<Tile> queued_tiles_host_;
+  PinnedBuffer<uint32_t> queued_entries_host_;
+  DeviceBuffer<Tile> queued_tiles_device_;
+  DeviceBuffer<uint32_t> queued_entries_device_;
+  Event downloads_done_;
   TilePoolStats stats_;
 };
 

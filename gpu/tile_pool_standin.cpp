@@ -88,6 +88,7 @@ class StandinTilePool final : public TilePool {
 
   void reset(const Rule& rule, int64_t torus_tiles_x, int64_t torus_tiles_y) override {
     GOL_CHECK(!pending_);
+    downloads_queued_ = false;
     if (torus_tiles_x == 0 && rule.births_on_zero()) {
       throw InputError("rules with B0 cannot run on tiles of the plane");
     }
@@ -99,7 +100,7 @@ class StandinTilePool final : public TilePool {
   }
 
   int add_region(const TileRect& owned) override {
-    GOL_CHECK(!pending_);
+    GOL_CHECK(!pending_ && !downloads_queued_);
     RegionGeometry geometry = make_region_geometry(owned, torus_tiles_x_, torus_tiles_y_);
     for (const auto& [id, other] : regions_) GOL_CHECK(!regions_conflict(geometry, other.geometry));
     const size_t positions = static_cast<size_t>(geometry.positions());
@@ -113,7 +114,7 @@ class StandinTilePool final : public TilePool {
   }
 
   void remove_region(int region) override {
-    GOL_CHECK(!pending_);
+    GOL_CHECK(!pending_ && !downloads_queued_);
     GOL_CHECK(regions_.erase(region) == 1);
   }
 
@@ -166,8 +167,18 @@ class StandinTilePool final : public TilePool {
     count_download(stats_, positions.size() * (previous.empty() ? 1 : 2));
   }
 
+  // The stand-in steps inside step_async(), so the tiles are read at once:
+  // they are what a queued copy would have read.
+  void download_async(int region_id, std::span<const TileCoord> coords, std::span<Tile> current,
+                      std::span<Tile> previous) override {
+    download(region_id, coords, current, previous);
+    downloads_queued_ = true;
+  }
+
+  void finish_downloads() override { downloads_queued_ = false; }
+
   RegionActivity activity(int region_id) override {
-    GOL_CHECK(!pending_);
+    GOL_CHECK(!pending_ && !downloads_queued_);
     const StandinRegion& region = find(region_id);
     count_activity(stats_, region.geometry);
     return region.activity;
@@ -188,6 +199,7 @@ class StandinTilePool final : public TilePool {
   std::map<int, StandinRegion> regions_;
   int next_id_ = 0;
   bool pending_ = false;
+  bool downloads_queued_ = false;
   TilePoolStats stats_;
 };
 

@@ -360,6 +360,46 @@ TEST_P(TilePoolTest, RegionsAreIndependent) {
 
 // The ring holds only what was uploaded for the epoch: after an epoch the
 // old ring is gone, and stepping again sees dead tiles there.
+TEST_P(TilePoolTest, QueuedDownloadsReadTheTilesBeforeTheNextEpoch) {
+  auto pool = make_pool();
+  const Layout plane;
+  pool->reset(Rule::conway(), 0, 0);
+  const TileRect a{0, 0, 3, 2};
+  const TileRect b{5, 1, 2, 2};
+  const std::vector<CellSet> history =
+      reference_history(random_tiles({-2, -2, 11, 7}, 43), Rule::conway(), {}, 12);
+  std::vector<int> ids;
+  for (const TileRect& r : {a, b}) {
+    ids.push_back(pool->add_region(r));
+    const std::vector<TileCoord> owned = owned_coords(r);
+    pool->upload(ids.back(), owned, tiles_at(history[1], plane, owned),
+                 tiles_at(history[0], plane, owned));
+    const std::vector<TileCoord> ring = ring_coords(r);
+    pool->upload(ids.back(), ring, tiles_at(history[1], plane, ring), {});
+  }
+  pool->step_async(2);
+  pool->wait();
+  // Queued at generation 3 (both regions, with and without t-1); the next
+  // epoch is launched before they are collected, and runs on.
+  const std::vector<TileCoord> owned_a = owned_coords(a);
+  const std::vector<TileCoord> owned_b = owned_coords(b);
+  std::vector<Tile> current_a(owned_a.size());
+  std::vector<Tile> previous_a(owned_a.size());
+  std::vector<Tile> current_b(owned_b.size());
+  pool->download_async(ids[0], owned_a, current_a, previous_a);
+  pool->download_async(ids[1], owned_b, current_b, {});
+  pool->step_async(5);
+  pool->finish_downloads();
+  pool->wait();
+  // The rings went up at generation 1, so the owned tiles are exact at 3.
+  EXPECT_EQ(current_a, tiles_at(history[3], plane, owned_a));
+  EXPECT_EQ(previous_a, tiles_at(history[2], plane, owned_a));
+  EXPECT_EQ(current_b, tiles_at(history[3], plane, owned_b));
+  std::vector<Tile> later(owned_a.size());
+  pool->download(ids[0], owned_a, later, {});
+  EXPECT_NE(later, current_a) << "the second epoch ran";
+}
+
 TEST_P(TilePoolTest, EachEpochDropsTheRing) {
   auto pool = make_pool();
   const Layout plane;
