@@ -36,8 +36,14 @@ Outcome shell(const std::string& command) {
   return outcome;
 }
 
+// Under AddressSanitizer, the ranks skip leak checking: Open MPI leaves its
+// own allocations at exit, in plugins it has unloaded by then, so they
+// cannot even be named in a suppression. gol's own code is leak-checked by
+// the single-process runs here and the other suites.
+const std::string kNoLeakCheck = "ASAN_OPTIONS=\"$ASAN_OPTIONS:detect_leaks=0\" ";
+
 std::string mpirun(int ranks) {
-  return std::string(GOL_MPIEXEC) + " --allow-run-as-root --oversubscribe -np " +
+  return kNoLeakCheck + GOL_MPIEXEC + " --allow-run-as-root --oversubscribe -np " +
          std::to_string(ranks) + " ";
 }
 
@@ -187,7 +193,7 @@ TEST_F(MpiRun, OneRankUnderMpirunRunsAsOneProcess) {
 // Each row: ranks, torus, seconds, CUpS, efficiency.
 TEST_F(MpiRun, BenchScalingReportsEveryRankCountAgainstOne) {
   for (const std::string mode : {"strong", "weak"}) {
-    const Outcome outcome = shell(std::string(GOL_EXE_PATH) + " bench --mpi-scaling " + mode +
+    const Outcome outcome = shell(kNoLeakCheck + GOL_EXE_PATH + " bench --mpi-scaling " + mode +
                                   " --mpi-side 256 --mpi-gens 40 --repeats 1 --ranks 1,2");
     EXPECT_EQ(outcome.exit_code, 0) << outcome.out;
     EXPECT_NE(outcome.out.find("MPI " + mode + " scaling"), std::string::npos) << outcome.out;
