@@ -122,15 +122,20 @@ class BandStepper {
     figures_.threads = stepper_.threads();
   }
 
-  // Runs the job's generations, a halo exchange before every round.
-  void run(const MpiWorld& world) {
-    for (uint64_t done = 0; done < header_.generations;) {
-      const uint64_t round = std::min<uint64_t>(kHaloRows, header_.generations - done);
+  // Runs the job's generations, a halo exchange before every round, until
+  // done or a signal reaches any rank: all ranks stop after the same round.
+  void run(const MpiWorld& world, const StopCheck& stop) {
+    while (done_ < header_.generations) {
+      stopped_by_ = world.max_over_ranks(stop());
+      if (stopped_by_ != 0) return;
+      const uint64_t round = std::min<uint64_t>(kHaloRows, header_.generations - done_);
       swap_halos(world);
       step(round);
-      done += round;
+      done_ += round;
     }
   }
+  uint64_t generations_run() const { return done_; }
+  int stopped_by() const { return stopped_by_; }
 
   std::vector<uint64_t> band_words() const {
     const std::vector<uint64_t> strip =
@@ -220,18 +225,21 @@ class BandStepper {
   sparse::SparseGrid grid_;
   GridStepper stepper_;
   RankFigures figures_;
+  uint64_t done_ = 0;
+  int stopped_by_ = 0;
 };
 
 // Steps this rank's band; every rank returns its band's words and figures.
 // An error here cannot be handed to the other ranks, which wait on
 // halos: it is reported and ends the job.
 std::unique_ptr<BandStepper> run_band(const MpiWorld& world, const JobHeader& header, Band band,
-                                      const std::vector<uint64_t>& band_words, double& seconds) {
+                                      const std::vector<uint64_t>& band_words,
+                                      const StopCheck& stop, double& seconds) {
   try {
     auto stepper = std::make_unique<BandStepper>(header, band, band_words);
     world.barrier();
     const auto start = Clock::now();
-    stepper->run(world);
+    stepper->run(world, stop);
     seconds = world.max_over_ranks(seconds_since(start));
     return stepper;
   } catch (const Error& e) {
@@ -257,7 +265,7 @@ void cancel_band_run(const MpiWorld& world) {
   world.broadcast(none);
 }
 
-BandRunResult lead_band_run(const MpiWorld& world, const BandJob& job) {
+BandRunResult lead_band_run(const MpiWorld& world, const BandJob& job, const StopCheck& stop) {
   JobHeader header;
   std::vector<Band> bands;
   try {
@@ -278,8 +286,8 @@ BandRunResult lead_band_run(const MpiWorld& world, const BandJob& job) {
     world.send(band_words.data(), band_words.size(), rank);
   }
   BandRunResult result;
-  const auto stepper = run_band(world, header, bands[0],
-                                pack_rows(job.cells, width, 0, bands[0].rows), result.seconds);
+  const auto stepper = run_band(
+      world, header, bands[0], pack_rows(job.cells, width, 0, bands[0].rows), stop, result.seconds);
   const std::vector<uint64_t> own_band = stepper->band_words();
   const std::vector<uint64_t> figures = world.gather(encode(stepper->figures(own_band)));
   CellSet::TileMap tiles;
@@ -293,13 +301,15 @@ BandRunResult lead_band_run(const MpiWorld& world, const BandJob& job) {
   result.backend = header.backend;
   result.simd_target = stepper->simd_target();
   result.halo_rows = kHaloRows;
+  result.generations_run = stepper->generations_run();
+  result.stopped_by = stepper->stopped_by();
   for (int rank = 0; rank < world.size(); ++rank) {
     result.ranks.push_back(decode_figures(&figures[static_cast<size_t>(rank) * kFigureWords]));
   }
   return result;
 }
 
-void follow_band_run(const MpiWorld& world) {
+void follow_band_run(const MpiWorld& world, const StopCheck& stop) {
   std::vector<uint64_t> words;
   world.broadcast(words);
   if (words.empty()) return;
@@ -309,8 +319,8 @@ void follow_band_run(const MpiWorld& world) {
   const Band band =
       split_into_bands(header.topology.height, world.size())[static_cast<size_t>(world.rank())];
   double seconds = 0;
-  const auto stepper =
-      run_band(world, header, band, receive_band(world, band, header.topology.width, 0), seconds);
+  const auto stepper = run_band(world, header, band,
+                                receive_band(world, band, header.topology.width, 0), stop, seconds);
   const std::vector<uint64_t> band_words = stepper->band_words();
   world.gather(encode(stepper->figures(band_words)));
   world.send(band_words.data(), band_words.size(), 0);

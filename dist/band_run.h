@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -37,7 +38,9 @@ struct RankFigures {
 };
 
 struct BandRunResult {
-  CellSet cells;  // the whole torus
+  CellSet cells;                 // the whole torus
+  uint64_t generations_run = 0;  // the job's, unless stopped
+  int stopped_by = 0;            // the signal that stopped the run early, or 0
   std::string backend;
   std::string simd_target;
   int64_t halo_rows = 0;
@@ -45,15 +48,19 @@ struct BandRunResult {
   std::vector<RankFigures> ranks;
 };
 
+// The signal that asks this rank to stop (SIGINT, SIGTERM), or 0; looked
+// at before every round.
+using StopCheck = std::function<int()>;
+
 // The root's side. Throws UsageError, after telling the other ranks there is
 // no job, when the torus cannot be split into world.size() bands or the
 // backend is not one of BandJob::backend's. Failures once the ranks work together end
 // the whole job (MpiWorld::abort).
-BandRunResult lead_band_run(const MpiWorld& world, const BandJob& job);
+BandRunResult lead_band_run(const MpiWorld& world, const BandJob& job, const StopCheck& stop);
 
 // Every other rank's side: follows the root's job, or returns when the root
 // cancelled it.
-void follow_band_run(const MpiWorld& world);
+void follow_band_run(const MpiWorld& world, const StopCheck& stop);
 
 // The root's word that no job will come (it failed to set one up).
 void cancel_band_run(const MpiWorld& world);

@@ -99,6 +99,12 @@ double MpiWorld::max_over_ranks(double value) const {
   return result;
 }
 
+int MpiWorld::max_over_ranks(int value) const {
+  int result = 0;
+  check(MPI_Allreduce(&value, &result, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce");
+  return result;
+}
+
 std::vector<uint64_t> MpiWorld::gather(const std::vector<uint64_t>& words) const {
   std::vector<uint64_t> all(rank_ == 0 ? words.size() * static_cast<size_t>(size_) : 0);
   check(MPI_Gather(words.data(), static_cast<int>(words.size()), MPI_UINT64_T, all.data(),

@@ -41,6 +41,7 @@ class MpiWorld {
   void exchange(const uint64_t* out, int to, uint64_t* in, int from, size_t count, int tag) const;
   void barrier() const;
   double max_over_ranks(double value) const;
+  int max_over_ranks(int value) const;
   // Gathers each rank's `words` (all of the same length) at the root.
   std::vector<uint64_t> gather(const std::vector<uint64_t>& words) const;
   // Ends every rank of the job: for failures after the ranks have started

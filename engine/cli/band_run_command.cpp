@@ -1,6 +1,8 @@
 // `gol run` across MPI ranks (mpirun -np N with N > 1): rank 0 checks the
 // options, loads the pattern and leads the band run of dist/; the other
-// ranks follow it. Only rank 0 writes --out and the summary.
+// ranks follow it. Only rank 0 writes --out and the summary. SIGINT or
+// SIGTERM on any rank (mpirun sends the ranks SIGTERM when it gets either)
+// stops all of them after the same round, with the state reached kept.
 #include <cstdio>
 #include <string>
 
@@ -9,6 +11,7 @@
 #include "engine/cli/commands.h"
 #include "engine/cli/run_plan.h"
 #include "engine/cli/run_summary.h"
+#include "engine/cli/signals.h"
 #include "engine/core/error.h"
 
 namespace gol::cli {
@@ -48,8 +51,8 @@ RunSummary band_summary(const RunOptions& options, const dist::BandJob& job,
   RunSummary summary;
   summary.pattern = options.pattern;
   summary.seconds = result.seconds;
-  summary.generation = start_generation + job.generations;
-  summary.generations_run = job.generations;
+  summary.generation = start_generation + result.generations_run;
+  summary.generations_run = result.generations_run;
   summary.population = result.cells.population();
   summary.bbox = result.cells.bbox();
   summary.rule = job.rule.to_string();
@@ -83,17 +86,21 @@ int lead(const dist::MpiWorld& world, const RunOptions& options) {
     dist::cancel_band_run(world);
     throw;
   }
-  const dist::BandRunResult result = dist::lead_band_run(world, job);
+  const StopRequests stop;
+  const dist::BandRunResult result =
+      dist::lead_band_run(world, job, [&stop] { return stop.signal(); });
   Pattern snapshot;
   snapshot.cells = result.cells;
   snapshot.rule = job.rule;
   snapshot.topology = job.topology;
-  snapshot.generation = start_generation + job.generations;
+  snapshot.generation = start_generation + result.generations_run;
   if (plan.out) write_pattern_output(*plan.out, snapshot);
   const RunSummary summary = band_summary(options, job, result, start_generation);
   const std::string report = options.json ? summary_json(summary) + "\n" : summary_text(summary);
   std::fputs(report.c_str(), plan.out && plan.out->path == "-" ? stderr : stdout);
-  return 0;
+  if (result.stopped_by == 0) return 0;
+  std::fputs(stop_message(result.stopped_by, snapshot.generation, plan).c_str(), stderr);
+  return 128 + result.stopped_by;
 }
 
 }  // namespace
@@ -101,7 +108,8 @@ int lead(const dist::MpiWorld& world, const RunOptions& options) {
 int run_on_bands(const RunOptions& options) {
   const dist::MpiWorld world;
   if (world.rank() != 0) {
-    dist::follow_band_run(world);
+    const StopRequests stop;
+    dist::follow_band_run(world, [&stop] { return stop.signal(); });
     return 0;
   }
   return lead(world, options);

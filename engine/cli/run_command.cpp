@@ -225,6 +225,8 @@ class RunLoop {
   double seconds_ = 0;
 };
 
+}  // namespace
+
 // "gol: stopped by SIGINT at generation 1234; the state reached is in
 // out.rle and run.ckpt.rle".
 std::string stop_message(int signal_number, uint64_t generation, const RunPlan& plan) {
@@ -245,8 +247,6 @@ std::string stop_message(int signal_number, uint64_t generation, const RunPlan& 
   message += "\n";
   return message;
 }
-
-}  // namespace
 
 int run_command(const RunOptions& options) {
 #ifdef GOL_HAVE_MPI

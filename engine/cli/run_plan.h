@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include "engine/cli/options.h"
 #include "engine/cli/pattern_outputs.h"
@@ -26,5 +27,8 @@ RunPlan plan_run(const RunOptions& options);
 SimulationOptions simulation_options(const RunOptions& options);
 // The generation to stop at, from a pattern starting at `start`.
 uint64_t target_generation(const RunOptions& options, uint64_t start);
+// What a run stopped by `signal_number` tells on stderr: where it stopped and
+// which outputs hold the state reached.
+std::string stop_message(int signal_number, uint64_t generation, const RunPlan& plan);
 
 }  // namespace gol::cli

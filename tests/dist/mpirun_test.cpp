@@ -42,8 +42,9 @@ Outcome shell(const std::string& command) {
 // the single-process runs here and the other suites.
 const std::string kNoLeakCheck = "ASAN_OPTIONS=\"$ASAN_OPTIONS:detect_leaks=0\" ";
 
-std::string mpirun(int ranks) {
-  return kNoLeakCheck + GOL_MPIEXEC + " --allow-run-as-root --oversubscribe -np " +
+// `wrapper`: a command mpirun runs under, such as timeout.
+std::string mpirun(int ranks, const std::string& wrapper = "") {
+  return kNoLeakCheck + wrapper + GOL_MPIEXEC + " --allow-run-as-root --oversubscribe -np " +
          std::to_string(ranks) + " ";
 }
 
@@ -167,6 +168,26 @@ TEST_F(MpiRun, ABackendOtherThanTheSparseEngineIsRefused) {
 TEST_F(MpiRun, NoGenerationsAndOne) {
   expect_ranks_agree("soup:128x256:0.5:1 --torus 128x256 --gens 0", {2});
   expect_ranks_agree("soup:128x256:0.5:1 --torus 128x256 --gens 1", {2});
+}
+
+TEST_F(MpiRun, ASignalToMpirunStopsEveryRankAndKeepsTheStateReached) {
+  // mpirun answers SIGINT by sending the ranks SIGTERM: they stop after the
+  // same round and rank 0 writes what they reached.
+  const fs::path out = dir_ / "stopped.rle";
+  const std::string args = "soup:2048x2048:0.5:4 --torus 2048x2048 --threads 1";
+  const Outcome outcome = shell(mpirun(2, "timeout -s INT 3 ") + GOL_EXE_PATH + " run " + args +
+                                " --gens 100000000 --out " + out.string());
+  std::smatch match;
+  ASSERT_TRUE(std::regex_search(outcome.out, match,
+                                std::regex("stopped by SIGTERM at generation ([0-9]+)")))
+      << outcome.out;
+  const uint64_t generation = std::stoull(match[1]);
+  EXPECT_EQ(generation % 32, 0u) << "a stop falls between rounds of 32 generations";
+  const Pattern stopped = patterns::load_pattern(out.string());
+  EXPECT_EQ(stopped.generation, generation);
+  std::string json;
+  const Pattern single = run(1, args + " --gens " + std::to_string(generation), json);
+  EXPECT_EQ(stopped.cells, single.cells);
 }
 
 TEST_F(MpiRun, MoreRanksThanBandsIsRefusedWithTheLimit) {
