@@ -346,7 +346,7 @@ TEST_F(CliRunTest, ErrorsWritingStandardOutputAreNotSilent) {
         std::vector<std::string>{"info", "builtin:glider"}, std::vector<std::string>{"backends"},
         std::vector<std::string>{"--help"}}) {
     const Outcome outcome = finish(start(args, {}, fs::path("/dev/full")), false);
-    EXPECT_EQ(outcome.exit_code, 4) << args[0] << " " << args[1];
+    EXPECT_EQ(outcome.exit_code, 4) << args.front() << " (" << args.size() << " arguments)";
     EXPECT_TRUE(contains(outcome.err, "standard output")) << outcome.err;
   }
   // --out to a device writes in place, and its failure is an error too.
