@@ -1,8 +1,8 @@
 // `gol run` across MPI ranks (mpirun -np N with N > 1): rank 0 checks the
 // options, loads the pattern and leads the band run of dist/; the other
 // ranks follow it. Only rank 0 writes --out and the summary. SIGINT or
-// SIGTERM on any rank (mpirun sends the ranks SIGTERM when it gets either)
-// stops all of them after the same round, with the state reached kept.
+// SIGTERM on any rank stops all of them after the same round, with the
+// state reached kept.
 #include <cstdio>
 #include <string>
 

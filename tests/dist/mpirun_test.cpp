@@ -26,7 +26,7 @@ struct Outcome {
 
 Outcome shell(const std::string& command) {
   Outcome outcome;
-  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+  FILE* pipe = popen(("{ " + command + "; } 2>&1").c_str(), "r");
   if (pipe == nullptr) return outcome;
   char buffer[4096];
   size_t n = 0;
@@ -170,13 +170,15 @@ TEST_F(MpiRun, NoGenerationsAndOne) {
   expect_ranks_agree("soup:128x256:0.5:1 --torus 128x256 --gens 1", {2});
 }
 
-TEST_F(MpiRun, ASignalToMpirunStopsEveryRankAndKeepsTheStateReached) {
-  // mpirun answers SIGINT by sending the ranks SIGTERM: they stop after the
-  // same round and rank 0 writes what they reached.
+TEST_F(MpiRun, ASignalToTheRanksStopsEveryRankAndKeepsTheStateReached) {
+  // SIGTERM to every rank (mpirun's own children here) after 3 s: they stop
+  // after the same round and rank 0 writes what they reached.
   const fs::path out = dir_ / "stopped.rle";
   const std::string args = "soup:2048x2048:0.5:4 --torus 2048x2048 --threads 1";
-  const Outcome outcome = shell(mpirun(2, "timeout -s INT 3 ") + GOL_EXE_PATH + " run " + args +
-                                " --gens 100000000 --out " + out.string());
+  const Outcome outcome =
+      shell(mpirun(2) + GOL_EXE_PATH + " run " + args + " --gens 100000000 --out " + out.string() +
+            " & launcher=$!; sleep 3; kill -TERM $(pgrep -P $launcher); "
+            "wait $launcher");
   std::smatch match;
   ASSERT_TRUE(std::regex_search(outcome.out, match,
                                 std::regex("stopped by SIGTERM at generation ([0-9]+)")))
