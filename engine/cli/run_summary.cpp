@@ -64,12 +64,17 @@ std::string si_number(double value) {
   static const char* const kPrefixes[] = {"", "k", "M", "G", "T", "P", "E", "Z", "Y"};
   // Never "-0" nor "nan": a rate is zero when nothing can be said.
   if (!(value > 0) || !std::isfinite(value)) value = 0;
+  char buffer[32];
+  // Beyond yotta, a plain exponent rather than one mixed with a prefix.
+  if (value >= 999.5e24) {
+    std::snprintf(buffer, sizeof buffer, "%.3g ", value);
+    return buffer;
+  }
   int prefix = 0;
   while (value >= 1000.0 && prefix < 8) {
     value /= 1000.0;
     ++prefix;
   }
-  char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.3g %s", value, kPrefixes[prefix]);
   return buffer;
 }
