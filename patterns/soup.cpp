@@ -110,10 +110,12 @@ SoupSpec parse_soup_spec(std::string_view spec) {
   if (soup.width <= 0 || soup.height <= 0) fail(spec, 0, "width and height must be positive");
   const uint64_t tiles = saturating_mul(static_cast<uint64_t>((soup.width - 1) / kTileSize + 1),
                                         static_cast<uint64_t>((soup.height - 1) / kTileSize + 1));
-  check_input_memory(
-      saturating_mul(tiles, CellSet::kBytesPerTile),
-      "a " + std::to_string(soup.width) + "x" + std::to_string(soup.height) + " soup",
-      "soup:" + std::string(spec));
+  // A soup is made to be run: its cells and the engine's copy of them are
+  // held at once while it loads.
+  check_input_memory(saturating_mul(tiles, CellSet::kBytesPerTile + kEngineBytesPerTile),
+                     "a " + std::to_string(soup.width) + "x" + std::to_string(soup.height) +
+                         " soup (its cells and the engine's copy of them)",
+                     "soup:" + std::string(spec));
   if (pos < spec.size()) {
     const size_t density_pos = ++pos;
     soup.density = parse_number<double>(spec, pos, ":", "density");

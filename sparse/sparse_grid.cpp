@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "engine/core/error.h"
+#include "engine/core/memory_budget.h"
 
 namespace gol::sparse {
 namespace {
@@ -79,6 +80,7 @@ TileMap::Summary summarise(const Tile& tile) {
 }  // namespace
 
 void SparseGrid::load(const CellSet& cells, const Topology& topology, bool keep_all_active) {
+  check_load_memory(cells, topology);
   generation_ = 0;
   keep_all_active_ = keep_all_active;
   beyond_edge_.clear();
@@ -102,6 +104,24 @@ void SparseGrid::load(const CellSet& cells, const Topology& topology, bool keep_
   owners_.assign(map_.slot_count(), TileOwner::kCpu);
   outcomes_.assign(active_.size(), Outcome{});
   choose_next_plan();
+}
+
+void SparseGrid::check_load_memory(const CellSet& cells, const Topology& topology) {
+  // A torus holds every tile; the plane its pattern's tiles and a ring.
+  const uint64_t pattern_tiles = cells.tiles().size();
+  const uint64_t tiles =
+      topology.is_torus()
+          ? saturating_mul(static_cast<uint64_t>(topology.width / kTileSize),
+                           static_cast<uint64_t>(topology.height / kTileSize))
+          : saturating_add(
+                pattern_tiles,
+                4 * static_cast<uint64_t>(std::sqrt(static_cast<double>(pattern_tiles))) + 8);
+  const std::string world =
+      topology.is_torus() ? "the " + topology.to_string() : "a pattern on the plane";
+  // The cells are held while the grid fills.
+  check_runtime_memory(saturating_add(saturating_mul(tiles, kEngineBytesPerTile),
+                                      saturating_mul(pattern_tiles, CellSet::kBytesPerTile)),
+                       "stepping " + world + " (" + std::to_string(tiles) + " tiles of 64x64)");
 }
 
 void SparseGrid::load_torus(const CellSet& cells, const Topology& topology) {

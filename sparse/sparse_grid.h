@@ -159,6 +159,9 @@ class SparseGrid {
   void choose_next_plan();
   void plan_by_scan();
   void load_plane(const CellSet& cells);
+  // Throws RuntimeError (exit 4) before anything is allocated when the grid
+  // for `cells` on `topology` would not fit the memory budget.
+  static void check_load_memory(const CellSet& cells, const Topology& topology);
   void fit_slot_arrays();
   int32_t create_awake(TileCoord coord);
   template <typename Visit>

@@ -8,6 +8,7 @@
 #include <new>
 
 #include "engine/core/error.h"
+#include "engine/core/memory_budget.h"
 
 namespace gol::sparse {
 
@@ -59,6 +60,8 @@ void TileMap::release_all() {
 }
 
 void TileMap::reset_plane() {
+  static_assert(sizeof(Slab) / kSlabSlots + 128 <= kEngineBytesPerTile,
+                "a slot and the grid's and index's entries for it must fit the budget's charge");
   torus_ = false;
   tiles_x_ = tiles_y_ = 0;
   release_all();

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "engine/core/error.h"
+#include "engine/core/memory_budget.h"
 
 namespace gol::cpu {
 namespace {
@@ -20,7 +21,8 @@ int64_t floor_to_word(int64_t x) { return x & ~int64_t{kTileSize - 1}; }
 int64_t ceil_to_word(int64_t x) { return floor_to_word(x + kTileSize - 1); }
 
 bool fits_in_memory(double width, double height, int bits_per_cell) {
-  return width * height * bits_per_cell / 8 <= kMaxGridBytes;
+  const double bytes = width * height * bits_per_cell / 8;
+  return bytes <= kMaxGridBytes && fits_memory_budget(static_cast<uint64_t>(bytes));
 }
 
 bool in_plane_range(const BBox& box) {

@@ -38,7 +38,7 @@ inline constexpr double kMaxGridBytes = double(int64_t{1} << 31);
 
 // The window that holds `live` with a margin on every side that grows with
 // the pattern's extent, so a growing pattern regrows only a logarithmic
-// number of times. nullopt when it would exceed kMaxGridBytes or the
+// number of times. nullopt when it would exceed kMaxGridBytes, the memory budget, or the
 // coordinates are out of range.
 std::optional<GridWindow> window_around(const BBox& live, int bits_per_cell);
 

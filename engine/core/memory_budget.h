@@ -21,6 +21,12 @@ uint64_t memory_budget();
 // Sets the budget (--max-memory). Thread-safe; takes effect for the next check.
 void set_memory_budget(uint64_t bytes);
 
+// What a backend may hold for each 64x64 tile of its world: the sparse
+// engine's two generations (1 KiB) and its bookkeeping per slot
+// (sparse/tile_map.cpp checks its layout against this). Sizes that will be
+// stepped are charged this on top of what the cells themselves take.
+inline constexpr uint64_t kEngineBytesPerTile = 1280;
+
 // The smallest budget accepted from the command line: below it not even the
 // built-in patterns load.
 inline constexpr uint64_t kMinMemoryBudget = uint64_t{1} << 20;

@@ -222,6 +222,22 @@ TEST_F(SmallBudget, ManyTilesAreRefusedWhereTheBudgetRunsOut) {
   }
 }
 
+// A soup is priced with the engine's copy of it, since it is made to be
+// run: 16 MiB hold about 8400 tiles of both.
+TEST_F(SmallBudget, SoupsAreRefusedWithTheEnginesCopyCounted) {
+  EXPECT_NO_THROW(load_pattern("soup:4096x4096:0.01"));  // 4096 tiles
+  try {
+    load_pattern("soup:8192x8192");  // 16384 tiles: their cells alone would fit
+    ADD_FAILURE() << "accepted";
+  } catch (const InputError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("a 8192x8192 soup (its cells and the engine's copy of them) needs"),
+              std::string::npos)
+        << message;
+    EXPECT_NE(message.find("more than the memory budget of 16 MiB"), std::string::npos) << message;
+  }
+}
+
 TEST_F(SmallBudget, CommentLinesAreCounted) {
   std::string text;
   for (int i = 0; i < 300000; ++i) text += "#C a comment line\n";

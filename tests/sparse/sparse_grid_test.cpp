@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/core/error.h"
+#include "engine/core/memory_budget.h"
 #include "patterns/soup.h"
 #include "tests/sparse/sparse_test_support.h"
 
@@ -267,6 +268,25 @@ TEST(SparseGrid, RefusesPlaneCellsBeyondTheTileRange) {
   cells.set(int64_t{1} << 62, 0);
   SparseGrid grid;
   EXPECT_THROW(grid.load(cells, Topology::plane(), false), InputError);
+}
+
+TEST(SparseGrid, WorldsBeyondTheMemoryBudgetAreRefusedBeforeAllocating) {
+  const uint64_t saved = memory_budget();
+  set_memory_budget(uint64_t{64} << 20);
+  SparseGrid grid;
+  const CellSet glider = patterns::make_soup({8, 8, 0.5, 3});
+  // 4096 tiles of 1280 bytes fit 64 MiB; 2^36 cells of torus (16.7 M
+  // tiles, 20 GiB) do not, and are refused at once.
+  EXPECT_NO_THROW(grid.load(glider, Topology::torus(4096, 4096), false));
+  try {
+    grid.load(glider, Topology::torus(65536, 1048576), false);
+    ADD_FAILURE() << "accepted";
+  } catch (const RuntimeError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("16777216 tiles of 64x64"), std::string::npos) << message;
+    EXPECT_NE(message.find("more than the memory budget of 64 MiB"), std::string::npos) << message;
+  }
+  set_memory_budget(saved);
 }
 
 }  // namespace
