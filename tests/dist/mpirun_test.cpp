@@ -171,13 +171,15 @@ TEST_F(MpiRun, NoGenerationsAndOne) {
 }
 
 TEST_F(MpiRun, ASignalToTheRanksStopsEveryRankAndKeepsTheStateReached) {
-  // SIGTERM to every rank (mpirun's own children here) after 3 s: they stop
-  // after the same round and rank 0 writes what they reached.
+  // SIGTERM to every rank (mpirun's own children here) after 8 s: they stop
+  // after the same round and rank 0 writes what they reached. (A signal
+  // while the ranks still load ends them with nothing kept; under the
+  // sanitizers on two busy cores, starting and loading take seconds.)
   const fs::path out = dir_ / "stopped.rle";
   const std::string args = "soup:2048x2048:0.5:4 --torus 2048x2048 --threads 1";
   const Outcome outcome =
       shell(mpirun(2) + GOL_EXE_PATH + " run " + args + " --gens 100000000 --out " + out.string() +
-            " & launcher=$!; sleep 3; kill -TERM $(pgrep -P $launcher); "
+            " & launcher=$!; sleep 8; kill -TERM $(pgrep -P $launcher); "
             "wait $launcher");
   std::smatch match;
   ASSERT_TRUE(std::regex_search(outcome.out, match,
