@@ -267,34 +267,11 @@ class CudaTilePool final : public TilePool {
     GOL_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
   }
 
+  // The queued path, waited for at once.
   void download(int region_id, std::span<const TileCoord> coords, std::span<Tile> current,
                 std::span<Tile> previous) override {
-    GOL_CHECK(!pending_);
-    const DeviceRegion& region = find(region_id);
-    const std::vector<int64_t> positions =
-        plan_download(region.geometry, coords, current.size(), previous.size());
-    const size_t count = positions.size();
-    const size_t gathered = count * (previous.empty() ? 1 : 2);
-    if (gathered == 0) return;
-    ScopedSeconds timer(stats_.transfer_seconds);
-    const Staging staging = stage(gathered);
-    for (size_t i = 0; i < gathered; ++i) {
-      const uint32_t slot = region.slots[static_cast<size_t>(positions[i % count])];
-      staging.host_entries[i] = slot << kEntrySlotShift | (i < count ? kToCurrent : kToPrevious);
-    }
-    GOL_CUDA_CHECK(cudaMemcpyAsync(staging.device_entries, staging.host_entries,
-                                   gathered * sizeof(uint32_t), cudaMemcpyHostToDevice,
-                                   stream_.get()));
-    gather_tiles<<<copy_blocks(static_cast<int64_t>(gathered)), kCopyThreads, 0, stream_.get()>>>(
-        staging.device_entries, vectors(current_), vectors(previous_), staging.device_tiles,
-        static_cast<int64_t>(gathered));
-    GOL_CUDA_CHECK_LAUNCH();
-    GOL_CUDA_CHECK(cudaMemcpyAsync(staging.host_tiles, staging.device_tiles,
-                                   gathered * sizeof(Tile), cudaMemcpyDeviceToHost, stream_.get()));
-    GOL_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
-    std::copy_n(staging.host_tiles, count, current.begin());
-    if (!previous.empty()) std::copy_n(staging.host_tiles + count, count, previous.begin());
-    count_download(stats_, gathered);
+    download_async(region_id, coords, current, previous);
+    finish_downloads();
   }
 
   void download_async(int region_id, std::span<const TileCoord> coords, std::span<Tile> current,
