@@ -1,7 +1,9 @@
 // SIGINT and SIGTERM. While a run is stepping (a StopRequests exists), the
 // first one asks it to stop and keep its work (write --out, the checkpoint,
-// the log); any other time, or a second time, gol ends at once, removing
-// the temporary file of a write in progress first.
+// the log); any other time, or a second time a second or more later, gol
+// ends at once, removing the temporary file of a write in progress first.
+// A second signal within the second is the same request delivered twice
+// (`timeout` signals its child and then its whole process group).
 #pragma once
 
 namespace gol::cli {

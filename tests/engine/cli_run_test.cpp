@@ -274,13 +274,20 @@ TEST_F(CliRunTest, AFailedWriteLeavesNoTemporaryFileNorHalfAFile) {
 
 class CliSignalTest : public CliRunTest {
  protected:
-  // Starts an endless run, waits for its first checkpoint, signals it.
-  Outcome interrupt(int signal_number, const fs::path& out, const fs::path& checkpoint) {
+  // Starts an endless run of `soup`, waits for its first checkpoint,
+  // signals it; with `again`, once more that long after.
+  Outcome interrupt(int signal_number, const fs::path& out, const fs::path& checkpoint,
+                    const std::string& soup = "soup:256x256",
+                    std::optional<std::chrono::milliseconds> again = {}) {
     const pid_t pid =
-        start({"run", "soup:256x256", "--gens", kEndless, "--backend", "bit", "--quiet", "--out",
+        start({"run", soup, "--gens", kEndless, "--backend", "bit", "--quiet", "--out",
                out.string(), "--checkpoint", checkpoint.string(), "--every", "50"});
     EXPECT_TRUE(wait_for_file(checkpoint, std::chrono::seconds(60)));
     kill(pid, signal_number);
+    if (again) {
+      std::this_thread::sleep_for(*again);
+      kill(pid, signal_number);
+    }
     return finish(pid);
   }
 };
@@ -315,6 +322,22 @@ TEST_F(CliSignalTest, SigtermWritesTheStateReachedAndExits143) {
     return json.substr(at, json.find(',', at) - at);
   };
   EXPECT_EQ(generation_of(info.out), generation_of(checkpoint.out));
+}
+
+// `timeout -s INT` signals gol and then its process group: the same
+// request twice within a moment, which must not end gol before it has
+// kept its work (a second signal a second or more later still does).
+TEST_F(CliSignalTest, ASignalDeliveredTwiceAtOnceIsOneRequest) {
+  // A soup whose state takes a while to write, the second signal 10 ms
+  // into the stop.
+  const fs::path out = dir_ / "stopped.rle.gz";
+  const Outcome outcome =
+      interrupt(SIGINT, out, dir_ / "ck.rle.gz", "soup:2048x2048", std::chrono::milliseconds(10));
+  EXPECT_EQ(outcome.exit_code, 130) << outcome.err;
+  EXPECT_TRUE(contains(outcome.err, "stopped by SIGINT at generation")) << outcome.err;
+  const Outcome info = gol({"info", out.string(), "--json"});
+  EXPECT_EQ(info.exit_code, 0) << info.err;
+  EXPECT_TRUE(contains(outcome.out, "generation   ")) << outcome.out;
 }
 
 TEST_F(CliRunTest, ResumingACheckpointEqualsAnUninterruptedRun) {
