@@ -72,17 +72,18 @@ bool is_whole_torus(const gpu::TileRect& rect, const TorusTiles& torus) {
   return torus.is_torus() && rect.width == torus.x && rect.height == torus.y;
 }
 
-// Merges clusters whose rectangles conflict until none do.
-void merge_conflicting(std::vector<Cluster>& clusters, const TorusTiles& torus) {
+// Merges the items (anything with a `rect`) whose rectangles conflict until
+// none do; join(kept, merged) gathers the rest of what they hold.
+template <typename Item, typename Join>
+void merge_conflicting(std::vector<Item>& items, const TorusTiles& torus, Join join) {
   for (bool merged = true; merged;) {
     merged = false;
-    for (size_t i = 0; i < clusters.size() && !merged; ++i) {
-      for (size_t j = i + 1; j < clusters.size(); ++j) {
-        if (!rects_conflict(clusters[i].rect, clusters[j].rect, torus)) continue;
-        clusters[i].rect =
-            fit_to_torus(rect_cover(clusters[i].rect, clusters[j].rect, torus), torus);
-        clusters[i].active_tiles += clusters[j].active_tiles;
-        clusters.erase(clusters.begin() + static_cast<std::ptrdiff_t>(j));
+    for (size_t i = 0; i < items.size() && !merged; ++i) {
+      for (size_t j = i + 1; j < items.size(); ++j) {
+        if (!rects_conflict(items[i].rect, items[j].rect, torus)) continue;
+        items[i].rect = fit_to_torus(rect_cover(items[i].rect, items[j].rect, torus), torus);
+        join(items[i], items[j]);
+        items.erase(items.begin() + static_cast<std::ptrdiff_t>(j));
         merged = true;
         break;
       }
@@ -388,7 +389,9 @@ std::vector<Cluster> find_clusters(const ActivityBlocks& activity, const TorusTi
     }
     clusters.push_back(cluster);
   }
-  merge_conflicting(clusters, torus);
+  merge_conflicting(clusters, torus, [](Cluster& kept, const Cluster& merged) {
+    kept.active_tiles += merged.active_tiles;
+  });
   return clusters;
 }
 
@@ -428,60 +431,46 @@ std::vector<Straggler> find_stragglers(const std::vector<Planned>& plan,
 // Planned regions grown to take in the stragglers: each straggler joins the
 // region it enlarges least, a region that grows gains `growth_fraction` of
 // its side beyond them, and grown regions that come to conflict merge.
-// `members[i]` lists the plan entries that region i replaces.
-struct GrownPlan {
-  std::vector<gpu::TileRect> rects;
-  std::vector<std::vector<size_t>> members;
-  std::vector<int64_t> active_tiles;
+struct GrownRegion {
+  gpu::TileRect rect;
+  std::vector<size_t> members;  // the plan entries it replaces
+  int64_t active_tiles = 0;
+  bool grew = false;
+  // Still exactly one planned region, kept as it was.
+  bool unchanged(const std::vector<Planned>& plan) const {
+    return members.size() == 1 && rect == plan[members[0]].rect;
+  }
 };
 
-std::optional<GrownPlan> grow_over(const std::vector<Planned>& plan,
-                                   const std::vector<Straggler>& stragglers,
-                                   const TorusTiles& torus, const PartitionOptions& options) {
-  GrownPlan out;
+std::optional<std::vector<GrownRegion>> grow_over(const std::vector<Planned>& plan,
+                                                  const std::vector<Straggler>& stragglers,
+                                                  const TorusTiles& torus,
+                                                  const PartitionOptions& options) {
+  std::vector<GrownRegion> grown;
   for (size_t i = 0; i < plan.size(); ++i) {
-    out.rects.push_back(plan[i].rect);
-    out.members.push_back({i});
-    out.active_tiles.push_back(plan[i].active_tiles);
+    grown.push_back({plan[i].rect, {i}, plan[i].active_tiles});
   }
-  std::vector<bool> grew(plan.size(), false);
   for (const Straggler& straggler : stragglers) {
-    size_t best = 0;
-    int64_t best_increase = INT64_MAX;
-    for (size_t i = 0; i < out.rects.size(); ++i) {
-      const int64_t increase =
-          rect_cover(out.rects[i], straggler.rect, torus).area() - out.rects[i].area();
-      if (increase < best_increase) {
-        best = i;
-        best_increase = increase;
-      }
-    }
-    out.rects[best] = rect_cover(out.rects[best], straggler.rect, torus);
-    out.active_tiles[best] += straggler.active_tiles;
-    grew[best] = true;
+    const auto increase = [&](const GrownRegion& region) {
+      return rect_cover(region.rect, straggler.rect, torus).area() - region.rect.area();
+    };
+    GrownRegion& best = *std::min_element(
+        grown.begin(), grown.end(),
+        [&](const GrownRegion& a, const GrownRegion& b) { return increase(a) < increase(b); });
+    best.rect = rect_cover(best.rect, straggler.rect, torus);
+    best.active_tiles += straggler.active_tiles;
+    best.grew = true;
   }
-  for (size_t i = 0; i < out.rects.size(); ++i) {
-    if (!grew[i]) continue;
-    out.rects[i] = grown_by_fraction(out.rects[i], options.growth_fraction, torus);
-    if (!torus.is_torus() && !within_plane_range(out.rects[i])) return std::nullopt;
+  for (GrownRegion& region : grown) {
+    if (!region.grew) continue;
+    region.rect = grown_by_fraction(region.rect, options.growth_fraction, torus);
+    if (!torus.is_torus() && !within_plane_range(region.rect)) return std::nullopt;
   }
-  for (bool merged = true; merged;) {
-    merged = false;
-    for (size_t i = 0; i < out.rects.size() && !merged; ++i) {
-      for (size_t j = i + 1; j < out.rects.size(); ++j) {
-        if (!rects_conflict(out.rects[i], out.rects[j], torus)) continue;
-        out.rects[i] = fit_to_torus(rect_cover(out.rects[i], out.rects[j], torus), torus);
-        out.members[i].insert(out.members[i].end(), out.members[j].begin(), out.members[j].end());
-        out.active_tiles[i] += out.active_tiles[j];
-        out.rects.erase(out.rects.begin() + static_cast<std::ptrdiff_t>(j));
-        out.members.erase(out.members.begin() + static_cast<std::ptrdiff_t>(j));
-        out.active_tiles.erase(out.active_tiles.begin() + static_cast<std::ptrdiff_t>(j));
-        merged = true;
-        break;
-      }
-    }
-  }
-  return out;
+  merge_conflicting(grown, torus, [](GrownRegion& kept, const GrownRegion& merged) {
+    kept.members.insert(kept.members.end(), merged.members.begin(), merged.members.end());
+    kept.active_tiles += merged.active_tiles;
+  });
+  return grown;
 }
 
 // When the regions can take in every active tile the CPU has left, the CPU
@@ -499,32 +488,32 @@ void absorb_stragglers(std::vector<Planned>& plan, const ActivityBlocks& activit
   for (const Straggler& straggler : stragglers) straggling += straggler.active_tiles;
   const double cpu_ns =
       costs.cpu_generation_ns * generations + costs.cpu_epoch_ns(straggling, generations);
-  const std::optional<GrownPlan> grown = grow_over(plan, stragglers, torus, options);
+  const std::optional<std::vector<GrownRegion>> grown = grow_over(plan, stragglers, torus, options);
   if (!grown) return;
   double extra_ns = 0;
   double moved_tiles = 0;
   for (const Planned& region : plan) {
     extra_ns -= costs.gpu_epoch_ns(region.rect, torus, generations, region.active_ghosts);
   }
-  for (size_t i = 0; i < grown->rects.size(); ++i) {
-    const std::vector<size_t>& members = grown->members[i];
-    const bool unchanged = members.size() == 1 && grown->rects[i] == plan[members[0]].rect;
-    const int64_t ghosts = unchanged ? plan[members[0]].active_ghosts : 0;
-    extra_ns += costs.gpu_epoch_ns(grown->rects[i], torus, generations, ghosts);
+  for (const GrownRegion& region : *grown) {
+    const bool unchanged = region.unchanged(plan);
+    const int64_t ghosts = unchanged ? plan[region.members[0]].active_ghosts : 0;
+    extra_ns += costs.gpu_epoch_ns(region.rect, torus, generations, ghosts);
     if (unchanged) continue;
-    moved_tiles += static_cast<double>(grown->rects[i].area());
-    for (size_t member : members) moved_tiles += static_cast<double>(plan[member].rect.area());
+    moved_tiles += static_cast<double>(region.rect.area());
+    for (size_t member : region.members) {
+      moved_tiles += static_cast<double>(plan[member].rect.area());
+    }
   }
   const bool earns_its_move =
       (cpu_ns - extra_ns) * options.amortize_epochs >= costs.migrate_ns_per_tile * moved_tiles;
   if (extra_ns > options.create_ratio * cpu_ns || !earns_its_move) return;
   std::vector<Planned> absorbed;
-  for (size_t i = 0; i < grown->rects.size(); ++i) {
-    const std::vector<size_t>& members = grown->members[i];
-    if (members.size() == 1 && grown->rects[i] == plan[members[0]].rect) {
-      absorbed.push_back(plan[members[0]]);
+  for (const GrownRegion& region : *grown) {
+    if (region.unchanged(plan)) {
+      absorbed.push_back(plan[region.members[0]]);
     } else {
-      absorbed.push_back({grown->rects[i], grown->active_tiles[i], 0, -1});
+      absorbed.push_back({region.rect, region.active_tiles, 0, -1});
     }
   }
   plan = std::move(absorbed);
