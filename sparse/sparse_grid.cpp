@@ -77,6 +77,13 @@ TileMap::Summary summarise(const Tile& tile) {
   return {border_occupancy(tile), static_cast<uint8_t>(!tile.empty())};
 }
 
+// The tiles a plane pattern of `pattern_tiles` tiles holds once loaded:
+// its own and a ring of new neighbours around them.
+uint64_t plane_tiles_for(uint64_t pattern_tiles) {
+  return saturating_add(
+      pattern_tiles, 4 * static_cast<uint64_t>(std::sqrt(static_cast<double>(pattern_tiles))) + 8);
+}
+
 }  // namespace
 
 void SparseGrid::load(const CellSet& cells, const Topology& topology, bool keep_all_active) {
@@ -109,13 +116,10 @@ void SparseGrid::load(const CellSet& cells, const Topology& topology, bool keep_
 void SparseGrid::check_load_memory(const CellSet& cells, const Topology& topology) {
   // A torus holds every tile; the plane its pattern's tiles and a ring.
   const uint64_t pattern_tiles = cells.tiles().size();
-  const uint64_t tiles =
-      topology.is_torus()
-          ? saturating_mul(static_cast<uint64_t>(topology.width / kTileSize),
-                           static_cast<uint64_t>(topology.height / kTileSize))
-          : saturating_add(
-                pattern_tiles,
-                4 * static_cast<uint64_t>(std::sqrt(static_cast<double>(pattern_tiles))) + 8);
+  const uint64_t tiles = topology.is_torus()
+                             ? saturating_mul(static_cast<uint64_t>(topology.width / kTileSize),
+                                              static_cast<uint64_t>(topology.height / kTileSize))
+                             : plane_tiles_for(pattern_tiles);
   const std::string world =
       topology.is_torus() ? "the " + topology.to_string() : "a pattern on the plane";
   // The cells are held while the grid fills.
@@ -136,12 +140,9 @@ void SparseGrid::load_torus(const CellSet& cells, const Topology& topology) {
 
 void SparseGrid::load_plane(const CellSet& cells) {
   map_.reset_plane();
-  // The pattern's tiles and a ring of new neighbours around them.
-  const size_t count = cells.tiles().size();
-  const auto ring = static_cast<size_t>(4 * std::sqrt(static_cast<double>(count)));
-  map_.reserve(count + ring + 8);
+  map_.reserve(plane_tiles_for(cells.tiles().size()));
   std::vector<int32_t> loaded;
-  loaded.reserve(count);
+  loaded.reserve(cells.tiles().size());
   for (const auto& [coord, tile] : cells.tiles()) {
     if (tile.empty()) continue;
     const int32_t slot = map_.create(coord);
