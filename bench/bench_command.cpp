@@ -12,6 +12,7 @@
 #include "bench/child_process.h"
 #include "bench/golly_runner.h"
 #include "bench/gpu_kernel_bench.h"
+#include "bench/gpu_scaling.h"
 #include "bench/mpi_scaling.h"
 #include "bench/plot.h"
 #include "bench/report.h"
@@ -247,6 +248,7 @@ int run_bench_command(const BenchOptions& options) {
   if (!options.gpu_kernel_sides.empty()) return run_gpu_kernel_bench(options);
   if (options.tile_pool_side > 0) return run_tile_pool_bench(options);
   if (!options.mpi_scaling.empty()) return run_mpi_scaling(options);
+  if (!options.gpu_scaling.empty()) return run_gpu_scaling(options);
   if (options.list) {
     print_workload_list(std::cout, options.quick);
     return 0;

@@ -44,6 +44,12 @@ struct BenchOptions {
   std::vector<int> mpi_ranks = {1, 2};
   int64_t mpi_side = 2048;
   uint64_t mpi_generations = 1000;
+  // --gpu-scaling: "strong" (one SIDE x SIDE torus on every GPU count) or
+  // "weak" (a SIDE x SIDE band per GPU), in bands with NCCL halos, for
+  // kernel_generations; empty: off. GPU counts start with 1, the baseline.
+  std::string gpu_scaling;
+  std::vector<int> gpu_counts = {1, 2, 4};
+  int64_t gpu_side = 65536;
   // Internal: run this one workload once and print a result line (the
   // child side of --isolate).
   std::optional<std::string> run_one;

@@ -91,6 +91,8 @@ class Event {
   Event& operator=(const Event&) = delete;
   void record(cudaStream_t stream) { GOL_CUDA_CHECK(cudaEventRecord(event_, stream)); }
   void wait() { GOL_CUDA_CHECK(cudaEventSynchronize(event_)); }
+  // Work queued on `stream` from now on waits for this point.
+  void hold(cudaStream_t stream) const { GOL_CUDA_CHECK(cudaStreamWaitEvent(stream, event_, 0)); }
 
  private:
   cudaEvent_t event_ = nullptr;

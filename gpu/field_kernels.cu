@@ -69,10 +69,12 @@ __device__ __forceinline__ uint64_t mix(uint64_t z) {
   return z ^ (z >> 31);
 }
 
-__global__ void fill_random_kernel(uint32_t* words, int64_t count, uint64_t seed) {
+__global__ void fill_random_kernel(uint32_t* words, int64_t count, uint64_t seed,
+                                   int64_t first_index) {
   for (int64_t i = int64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count;
        i += int64_t{gridDim.x} * blockDim.x) {
-    words[i] = static_cast<uint32_t>(mix(seed * 0x9e3779b97f4a7c15ull + static_cast<uint64_t>(i)));
+    words[i] = static_cast<uint32_t>(
+        mix(seed * 0x9e3779b97f4a7c15ull + static_cast<uint64_t>(first_index + i)));
   }
 }
 
@@ -129,9 +131,10 @@ bool border_band_live(const uint32_t* words, PackedFieldView field, cudaStream_t
   return read_counter(found, stream) != 0;
 }
 
-void fill_random_packed(uint32_t* words, int64_t word_count, uint64_t seed, cudaStream_t stream) {
+void fill_random_packed(uint32_t* words, int64_t word_count, uint64_t seed, cudaStream_t stream,
+                        int64_t first_index) {
   fill_random_kernel<<<reduce_blocks(word_count), kReduceThreads, 0, stream>>>(words, word_count,
-                                                                               seed);
+                                                                               seed, first_index);
   GOL_CUDA_CHECK_LAUNCH();
 }
 

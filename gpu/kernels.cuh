@@ -31,6 +31,13 @@ uint64_t launch_multistep(const uint32_t* src, uint32_t* dst, PackedFieldView fi
 struct TiledField;
 uint64_t launch_multistep(const TiledField& field, PackedFieldView view, Edge edge, int generations,
                           const Rule& rule, cudaStream_t stream);
+// The same on a window of a band's strip (gpu/band_plan.h): `window` rows
+// from `src`, columns wrapping, dead above and below; stores into `dst`
+// (the same rows of the other strip buffer) only the window's rows
+// [keep_from, keep_to).
+uint64_t launch_multistep_window(const uint32_t* src, uint32_t* dst, PackedFieldView window,
+                                 int64_t keep_from, int64_t keep_to, int generations,
+                                 const Rule& rule, cudaStream_t stream);
 // The block shape launch_multistep() picks for such a field, in words.
 std::string describe_multistep(PackedFieldView field, const Rule& rule);
 // One generation, one thread a word.
@@ -47,8 +54,11 @@ uint64_t count_live_bytes(const uint8_t* cells, int64_t cell_count, cudaStream_t
 // Whether any live cell lies within kPlaneBandCells of the field's edge
 // (synchronises the stream).
 bool border_band_live(const uint32_t* words, PackedFieldView field, cudaStream_t stream);
-// A pseudo-random soup, each cell alive with probability 1/2.
-void fill_random_packed(uint32_t* words, int64_t word_count, uint64_t seed, cudaStream_t stream);
+// A pseudo-random soup, each cell alive with probability 1/2: words[i] is
+// word first_index + i of the soup `seed` makes, so the bands of a torus
+// filled one by one hold the soup of the whole torus filled at once.
+void fill_random_packed(uint32_t* words, int64_t word_count, uint64_t seed, cudaStream_t stream,
+                        int64_t first_index = 0);
 // The same soup density, one byte (0 or 1) a cell.
 void fill_random_bytes(uint8_t* cells, int64_t cell_count, uint64_t seed, cudaStream_t stream);
 

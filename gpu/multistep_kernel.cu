@@ -12,9 +12,9 @@
 // cost model.
 //
 // How a thread's rows get into and out of registers is the kernel's Field
-// template parameter: FlatField (a row-major packed field, below) or
-// TiledField (the tile pool's 512-byte tiles through a region's tile table,
-// gpu/tile_field.cuh). A Field provides
+// template parameter: FlatField (a row-major packed field, below), BandField
+// (a window of a band on one of several GPUs, below) or TiledField (the tile pool's 512-byte tiles
+// through a region's tile table, gpu/tile_field.cuh). A Field provides
 //   load(cells, rows)               fills a thread's registers (ThreadRows,
 //                                   gpu/thread_rows.cuh) from the source;
 //   kStoresBeforeLast, stores_at(g) whether the exact rows are also stored
@@ -69,6 +69,42 @@ struct FlatField {
     for (int i = 0; i < kRows; ++i) {
       if (i >= t.store_from && i < t.store_to)
         dst[(t.first_row + i) * t.width_words + t.word] = cells[i];
+    }
+  }
+
+  __device__ __forceinline__ void finish() {}
+};
+
+// A window of a band's strip (gpu/band_plan.h): its columns wrap around the
+// torus's width, above and below it all is dead, and only the rows
+// [keep_from, keep_to) are stored, so that the windows of one round, which
+// overlap, never write the same row. It resolves its own edges: the
+// kernel's torus flag is not read.
+struct BandField {
+  static constexpr bool kStoresBeforeLast = false;
+  const uint32_t* src;
+  uint32_t* dst;
+  int64_t keep_from;
+  int64_t keep_to;
+
+  template <int kRows>
+  __device__ __forceinline__ void load(uint32_t (&cells)[kRows], const ThreadRows& t) const {
+    const int64_t col = resolve(t.word, t.width_words, true);
+#pragma unroll
+    for (int i = 0; i < kRows; ++i) {
+      const int64_t row = t.first_row + i;
+      cells[i] = (row >= 0 && row < t.height) ? __ldg(src + row * t.width_words + col) : 0u;
+    }
+  }
+
+  template <int kRows>
+  __device__ __forceinline__ void store(int, const uint32_t (&cells)[kRows], const ThreadRows& t) {
+    if (t.lane == 0 || t.lane == 31 || t.word >= t.width_words) return;
+#pragma unroll
+    for (int i = 0; i < kRows; ++i) {
+      const int64_t row = t.first_row + i;
+      if (i >= t.store_from && i < t.store_to && row >= keep_from && row < keep_to)
+        dst[row * t.width_words + t.word] = cells[i];
     }
   }
 
@@ -381,6 +417,13 @@ uint64_t launch_multistep(const uint32_t* src, uint32_t* dst, PackedFieldView fi
 uint64_t launch_multistep(const TiledField& field, PackedFieldView view, Edge edge, int generations,
                           const Rule& rule, cudaStream_t stream) {
   return launch_for_rule(field, view, edge, generations, rule, stream);
+}
+
+uint64_t launch_multistep_window(const uint32_t* src, uint32_t* dst, PackedFieldView window,
+                                 int64_t keep_from, int64_t keep_to, int generations,
+                                 const Rule& rule, cudaStream_t stream) {
+  return launch_for_rule(BandField{src, dst, keep_from, keep_to}, window, Edge::kDead, generations,
+                         rule, stream);
 }
 
 std::string describe_multistep(PackedFieldView field, const Rule& rule) {

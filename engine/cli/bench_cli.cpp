@@ -27,6 +27,7 @@ struct BenchArguments {
   std::string golly = "auto";
   std::optional<std::string> gpu_kernel_sides;
   std::optional<std::string> mpi_ranks;
+  std::optional<std::string> gpu_counts;
 };
 
 std::vector<std::string> split_list(const std::string& option, const std::string& value) {
@@ -61,20 +62,21 @@ std::vector<int64_t> parse_sides(const std::string& value) {
   return sides;
 }
 
-// "1,2,4": rank counts from 1 (the baseline) up, each at most 1024.
-std::vector<int> parse_rank_counts(const std::string& value) {
+// "1,2,4": rank or GPU counts from 1 (the baseline) up, each at most 1024;
+// `option` names the list and `what` its items in messages.
+std::vector<int> parse_counts(const std::string& option, const std::string& what,
+                              const std::string& value) {
   const CLI::Validator count_check = whole_number(1, 1024);
   std::vector<int> counts;
-  for (const std::string& item : split_list("--ranks", value)) {
+  for (const std::string& item : split_list(option, value)) {
     if (const std::string why = count_check(item); !why.empty()) {
-      throw UsageError("--ranks: " + why);
+      throw UsageError(option + ": " + why);
     }
     counts.push_back(std::stoi(item));
   }
   if (counts.front() != 1) {
-    throw UsageError("--ranks " + value +
-                     ": expected a list starting with 1, the rank count efficiency is measured "
-                     "against (e.g. 1,2,4)");
+    throw UsageError(option + " " + value + ": expected a list starting with 1, the " + what +
+                     " count efficiency is measured against (e.g. 1,2,4)");
   }
   return counts;
 }
@@ -94,6 +96,26 @@ void check_mpi_scaling(const bench::BenchOptions& o) {
   if (o.mpi_scaling == "weak" && o.mpi_side * o.mpi_side * most > kMaxTorusCells) {
     throw UsageError("--mpi-side " + std::to_string(o.mpi_side) + " on " + std::to_string(most) +
                      " ranks makes a torus over 2^36 cells, the most gol runs");
+  }
+}
+
+// A side of whole tiles, and a weak-scaling torus gol may allocate.
+void check_gpu_scaling(const bench::BenchOptions& o) {
+  if (o.gpu_side % 64 != 0) {
+    throw UsageError("--gpu-side " + std::to_string(o.gpu_side) + " is not a multiple of 64");
+  }
+  const int most = *std::max_element(o.gpu_counts.begin(), o.gpu_counts.end());
+  if (o.gpu_scaling == "strong" && o.gpu_side / 64 < most) {
+    throw UsageError("--gpu-side " + std::to_string(o.gpu_side) + " makes " +
+                     std::to_string(o.gpu_side / 64) + " bands of 64 rows, fewer than " +
+                     std::to_string(most) + " GPUs: expected --gpu-side " +
+                     std::to_string(64 * most) + " or more");
+  }
+  const int64_t tori = o.gpu_scaling == "weak" ? most : 1;
+  if (o.gpu_side * o.gpu_side > kMaxTorusCells / tori) {
+    throw UsageError("--gpu-side " + std::to_string(o.gpu_side) +
+                     (tori > 1 ? " on " + std::to_string(most) + " GPUs" : std::string()) +
+                     " makes a torus over 2^36 cells, the most gol runs");
   }
 }
 
@@ -176,6 +198,22 @@ CLI::App* define_bench_options(CLI::App& gol, BenchArguments& a) {
       ->default_val(o.mpi_generations)
       ->check(whole_number(1, uint64_t{1} << 40))
       ->type_name("N");
+  bench
+      ->add_option("--gpu-scaling", o.gpu_scaling,
+                   "strong|weak: instead of workloads, a torus in bands on --gpus-list GPUs of "
+                   "this host, halos through NCCL, for --kernel-gens generations: strong steps "
+                   "one --gpu-side square torus, weak a --gpu-side square band per GPU; "
+                   "efficiency against one GPU, counts above the devices here skipped")
+      ->check(CLI::IsMember({"strong", "weak"}));
+  bench->add_option("--gpus-list", a.gpu_counts,
+                    "1,N,...: GPU counts for --gpu-scaling (default 1,2,4)");
+  bench
+      ->add_option("--gpu-side", o.gpu_side,
+                   "SIDE: the torus (strong) or band (weak) side for --gpu-scaling, a multiple "
+                   "of 64")
+      ->default_val(o.gpu_side)
+      ->check(whole_number(64, 1 << 18))
+      ->type_name("SIDE");
   // The child side of --isolate: run one workload once, print a result line.
   bench->add_option("--run-one", o.run_one)->group("");
   bench->add_flag("--shape-hash", o.shape_hash)->group("");
@@ -198,8 +236,10 @@ bench::BenchOptions finish(const BenchArguments& a, const std::vector<std::strin
     throw UsageError("--tile-pool: torus side " + std::to_string(o.tile_pool_side) +
                      " is not a multiple of 64");
   }
-  if (a.mpi_ranks) o.mpi_ranks = parse_rank_counts(*a.mpi_ranks);
+  if (a.mpi_ranks) o.mpi_ranks = parse_counts("--ranks", "rank", *a.mpi_ranks);
   check_mpi_scaling(o);
+  if (a.gpu_counts) o.gpu_counts = parse_counts("--gpus-list", "GPU", *a.gpu_counts);
+  check_gpu_scaling(o);
   if (o.json_path == "-" && o.csv_path == "-") {
     throw UsageError("--json - and --csv - cannot both write to stdout");
   }

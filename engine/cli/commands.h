@@ -9,6 +9,9 @@ namespace gol::cli {
 int run_command(const RunOptions& options);
 int info_command(const InfoOptions& options);
 int backends_command();
+// `gol run --gpus N`: the torus in bands, one a GPU, halos through NCCL
+// (gpu_band_run_command.cpp).
+int run_on_gpu_bands(const RunOptions& options);
 #ifdef GOL_HAVE_MPI
 // `gol run` when mpirun started several ranks: the torus in bands, one a rank
 // (band_run_command.cpp, built only with MPI).

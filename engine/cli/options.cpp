@@ -51,6 +51,10 @@ Subcommand add_run_subcommand(CLI::App& gol) {
   run->add_option("--threads", options->threads, "CPU threads, up to 4096 (0: all)")
       ->check(whole_number(0, 4096))
       ->type_name("N");
+  run->add_option("--gpus", options->gpus,
+                  "Step the torus in N horizontal bands on GPUs 0..N-1, halos through NCCL")
+      ->check(whole_number(1, 1024))
+      ->type_name("N");
   run->add_option("--out", options->out,
                   "Write the final pattern: .rle, .cells or .mc, optionally with .gz, or - "
                   "(standard output, RLE unless --format says)")

@@ -23,6 +23,8 @@ struct RunOptions {
   std::optional<std::string> rule;   // parsed later, so a bad rule exits 3
   std::optional<std::string> torus;  // likewise
   int threads = 0;
+  // A torus in this many bands, one a GPU, with NCCL halos.
+  std::optional<int> gpus;
   std::optional<std::string> out;  // "-": standard output
   // "rle", "cells" or "mc": the format of "-" (in or out) and of an --out
   // name without a known extension.

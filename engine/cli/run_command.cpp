@@ -250,8 +250,14 @@ std::string stop_message(int signal_number, uint64_t generation, const RunPlan& 
 
 int run_command(const RunOptions& options) {
 #ifdef GOL_HAVE_MPI
-  if (dist::launched_with_several_ranks()) return run_on_bands(options);
+  if (dist::launched_with_several_ranks()) {
+    if (options.gpus) {
+      throw UsageError("--gpus drives every GPU from one process; run it without mpirun");
+    }
+    return run_on_bands(options);
+  }
 #endif
+  if (options.gpus) return run_on_gpu_bands(options);
   const RunPlan plan = plan_run(options);
   // The loaded pattern is a temporary: once the backend holds the cells,
   // the input's copy is freed rather than kept for the whole run.

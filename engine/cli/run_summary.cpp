@@ -19,10 +19,14 @@ std::string side_text(int64_t lo, int64_t hi) {
   return span == UINT64_MAX ? "18446744073709551616" : std::to_string(span + 1);
 }
 
+bool on_gpus(const RunSummary& s) { return s.band_transport == "NCCL"; }
+
 // "2 ranks: rows 0..191 and 192..319, halo 32 rows, 4 exchanges each,
-// 0.012 s the most a rank spent exchanging".
+// 0.012 s the most a rank spent exchanging" (bands on GPUs: "2 GPUs: ...",
+// "... a GPU spent ...").
 std::string ranks_text(const RunSummary& s) {
-  std::string out = std::to_string(s.ranks.size()) + " ranks: rows ";
+  const char* rank = on_gpus(s) ? "GPU" : "rank";
+  std::string out = std::to_string(s.ranks.size()) + " " + rank + "s: rows ";
   double exchange_seconds = 0;
   for (size_t i = 0; i < s.ranks.size(); ++i) {
     const RankSummary& r = s.ranks[i];
@@ -32,14 +36,15 @@ std::string ranks_text(const RunSummary& s) {
   }
   char tail[160];
   std::snprintf(tail, sizeof tail,
-                ", halo %lld rows, %llu exchanges each, %.3f s the most a rank spent exchanging",
+                ", halo %lld rows, %llu exchanges each, %.3f s the most a %s spent exchanging",
                 static_cast<long long>(s.halo_rows),
-                static_cast<unsigned long long>(s.ranks.front().exchanges), exchange_seconds);
+                static_cast<unsigned long long>(s.ranks.front().exchanges), exchange_seconds, rank);
   return out + tail;
 }
 
 void ranks_json(JsonWriter& json, const RunSummary& s) {
   json.key("halo_rows").value(s.halo_rows);
+  json.key("band_transport").value(s.band_transport);
   json.key("ranks").begin_array();
   for (size_t i = 0; i < s.ranks.size(); ++i) {
     const RankSummary& r = s.ranks[i];
@@ -53,6 +58,7 @@ void ranks_json(JsonWriter& json, const RunSummary& s) {
     json.key("step_seconds").value(r.step_seconds);
     json.key("exchange_seconds").value(r.exchange_seconds);
     json.key("threads").value(r.threads);
+    if (on_gpus(s)) json.key("bytes_exchanged").value(r.bytes_exchanged);
     json.end_object();
   }
   json.end_array();
@@ -128,7 +134,9 @@ std::string summary_text(const RunSummary& s) {
            " GPU; " + si_number(static_cast<double>(s.stats.bytes_uploaded)) + "B up, " +
            si_number(static_cast<double>(s.stats.bytes_downloaded)) + "B down\n";
   }
-  if (!s.ranks.empty()) out += "MPI          " + ranks_text(s) + "\n";
+  if (!s.ranks.empty()) {
+    out += s.band_transport + std::string(13 - s.band_transport.size(), ' ') + ranks_text(s) + "\n";
+  }
   return out;
 }
 

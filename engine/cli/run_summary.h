@@ -12,7 +12,8 @@
 
 namespace gol::cli {
 
-// One MPI rank's part of a run across ranks (dist/).
+// One MPI rank's part of a run across ranks (dist/), or one GPU's band
+// (--gpus).
 struct RankSummary {
   int64_t first_row = 0;
   int64_t rows = 0;
@@ -22,6 +23,7 @@ struct RankSummary {
   double step_seconds = 0;
   double exchange_seconds = 0;
   int threads = 1;
+  uint64_t bytes_exchanged = 0;  // NCCL bands only
 };
 
 struct RunSummary {
@@ -38,9 +40,11 @@ struct RunSummary {
   // the bounding boxes before and after the run.
   double area = 0;
   BackendStats stats;
-  // Runs across MPI ranks only: the bands, in rank order, and their halo.
+  // Runs in bands only: the bands, in rank (or GPU) order, their halo and
+  // what carries it: "MPI" between ranks, "NCCL" between GPUs.
   std::vector<RankSummary> ranks;
   int64_t halo_rows = 0;
+  std::string band_transport = "MPI";
 
   double cups_effective() const;
   double cups_computed() const;
