@@ -73,6 +73,11 @@ class PinnedBuffer {
 class Stream {
  public:
   Stream() { GOL_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+  // A stream whose blocks the device schedules before those of streams of
+  // lower priority (cudaDeviceGetStreamPriorityRange: lower numbers first).
+  explicit Stream(int priority) {
+    GOL_CUDA_CHECK(cudaStreamCreateWithPriority(&stream_, cudaStreamNonBlocking, priority));
+  }
   ~Stream() { cudaStreamDestroy(stream_); }
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;

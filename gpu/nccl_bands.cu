@@ -68,6 +68,14 @@ class KeepCurrentDevice {
   int device_ = 0;
 };
 
+// The current device's most urgent stream priority.
+int greatest_stream_priority() {
+  int least = 0;
+  int greatest = 0;
+  GOL_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+  return greatest;
+}
+
 // A strip's first member: the members after it are made on its device.
 struct OnDevice {
   explicit OnDevice(int device) : id(device) { select_device(device); }
@@ -138,7 +146,8 @@ class BandStrip {
         width_words_(width_words),
         windows_(round_windows(band.rows)),
         current_(static_cast<size_t>((band.rows + 2 * kBandHaloRows) * width_words)),
-        next_(current_.size()) {
+        next_(current_.size()),
+        exchange_(greatest_stream_priority()) {
     figures_.gpu = device;
     figures_.first_row = band.first_row;
     figures_.rows = band.rows;
@@ -223,6 +232,8 @@ class BandStrip {
   DeviceBuffer<uint32_t> current_;
   DeviceBuffer<uint32_t> next_;
   Stream compute_;
+  // NCCL's kernels get SMs as soon as the interior's blocks free them, not
+  // after the whole interior: the next round's edges wait for the halos.
   Stream exchange_;
   Event edges_done_;
   Event halos_done_;
