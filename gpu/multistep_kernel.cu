@@ -13,8 +13,9 @@
 //
 // How a thread's rows get into and out of registers is the kernel's Field
 // template parameter: FlatField (a row-major packed field, below), BandField
-// (a window of a band on one of several GPUs, below) or TiledField (the tile pool's 512-byte tiles
-// through a region's tile table, gpu/tile_field.cuh). A Field provides
+// (a window of a band on one of several GPUs, below) or TiledField (the
+// tile pool's 512-byte tiles through a region's tile table,
+// gpu/tile_field.cuh). A Field provides
 //   load(cells, rows)               fills a thread's registers (ThreadRows,
 //                                   gpu/thread_rows.cuh) from the source;
 //   kStoresBeforeLast, stores_at(g) whether the exact rows are also stored

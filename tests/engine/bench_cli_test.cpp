@@ -84,6 +84,28 @@ TEST(BenchOptions, GpuKernelSides) {
   EXPECT_THROW(parse_bench_arguments({"--kernel-gens", "0"}), UsageError);
 }
 
+TEST(BenchOptions, GpuScaling) {
+  const bench::BenchOptions none = parse_bench_arguments({});
+  EXPECT_TRUE(none.gpu_scaling.empty());
+  EXPECT_EQ(none.gpu_counts, (std::vector<int>{1, 2, 4}));
+  EXPECT_EQ(none.gpu_side, 65536);
+  const bench::BenchOptions weak = parse_bench_arguments(
+      {"--gpu-scaling", "weak", "--gpus-list", "1,2", "--gpu-side", "4096", "--kernel-gens", "64"});
+  EXPECT_EQ(weak.gpu_scaling, "weak");
+  EXPECT_EQ(weak.gpu_counts, (std::vector<int>{1, 2}));
+  EXPECT_EQ(weak.gpu_side, 4096);
+  EXPECT_EQ(weak.kernel_generations, 64u);
+  EXPECT_THROW(parse_bench_arguments({"--gpu-scaling", "sideways"}), UsageError);
+  EXPECT_THROW(parse_bench_arguments({"--gpu-scaling", "weak", "--gpus-list", "2,4"}), UsageError);
+  EXPECT_THROW(parse_bench_arguments({"--gpus-list", "1,0"}), UsageError);
+  EXPECT_THROW(parse_bench_arguments({"--gpu-side", "100"}), UsageError);
+  // 128 rows are two bands of 64, not four.
+  EXPECT_THROW(parse_bench_arguments({"--gpu-scaling", "strong", "--gpu-side", "128"}), UsageError);
+  // Four 262144^2 bands would be 2^38 cells.
+  EXPECT_THROW(parse_bench_arguments({"--gpu-scaling", "weak", "--gpu-side", "262144"}),
+               UsageError);
+}
+
 TEST(BenchOptions, ListAndCommandLine) {
   EXPECT_TRUE(parse_bench_arguments({"--list"}).list);
   EXPECT_EQ(parse_bench_arguments({"--quick", "--repeats=2"}).command_line,
