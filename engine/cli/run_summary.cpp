@@ -23,10 +23,11 @@ bool on_gpus(const RunSummary& s) { return s.band_transport == "NCCL"; }
 
 // "2 ranks: rows 0..191 and 192..319, halo 32 rows, 4 exchanges each,
 // 0.012 s the most a rank spent exchanging" (bands on GPUs: "2 GPUs: ...",
-// "... a GPU spent ...").
+// "... a GPU spent ..."; one GPU may hold the whole torus).
 std::string ranks_text(const RunSummary& s) {
-  const char* rank = on_gpus(s) ? "GPU" : "rank";
-  std::string out = std::to_string(s.ranks.size()) + " " + rank + "s: rows ";
+  const std::string rank = on_gpus(s) ? "GPU" : "rank";
+  std::string out =
+      std::to_string(s.ranks.size()) + " " + rank + (s.ranks.size() == 1 ? "" : "s") + ": rows ";
   double exchange_seconds = 0;
   for (size_t i = 0; i < s.ranks.size(); ++i) {
     const RankSummary& r = s.ranks[i];
@@ -38,7 +39,8 @@ std::string ranks_text(const RunSummary& s) {
   std::snprintf(tail, sizeof tail,
                 ", halo %lld rows, %llu exchanges each, %.3f s the most a %s spent exchanging",
                 static_cast<long long>(s.halo_rows),
-                static_cast<unsigned long long>(s.ranks.front().exchanges), exchange_seconds, rank);
+                static_cast<unsigned long long>(s.ranks.front().exchanges), exchange_seconds,
+                rank.c_str());
   return out + tail;
 }
 
