@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 #include <utility>
 
 #include "engine/core/error.h"
@@ -165,16 +166,36 @@ std::optional<Workload> find_workload(std::string_view name, bool quick) {
   return std::nullopt;
 }
 
+namespace {
+
+// `copies` as (dx, dy) multiples of `spacing`, added to the pattern's cells.
+void add_copies(CellSet& cells, std::span<const std::pair<int64_t, int64_t>> copies,
+                int64_t spacing) {
+  const CellSet original = cells;
+  for (const auto& [dx, dy] : copies) {
+    if (dx == 0 && dy == 0) continue;
+    for (const Cell& cell : original.translated(dx * spacing, dy * spacing).cells()) {
+      cells.set(cell);
+    }
+  }
+}
+
+// A side x side square of offsets: the grid of a field.
+std::vector<std::pair<int64_t, int64_t>> square_of(int side) {
+  std::vector<std::pair<int64_t, int64_t>> offsets;
+  for (int y = 0; y < side; ++y) {
+    for (int x = 0; x < side; ++x) offsets.emplace_back(x, y);
+  }
+  return offsets;
+}
+
+}  // namespace
+
 Pattern build_workload_pattern(const Workload& workload) {
   Pattern pattern = patterns::load_pattern(workload.pattern_spec);
-  if (workload.island_spacing > 0) {
-    const CellSet island = pattern.cells;
-    for (const auto& [dx, dy] : {std::pair<int64_t, int64_t>{1, 0}, {0, 1}, {1, 1}}) {
-      for (const Cell& cell :
-           island.translated(dx * workload.island_spacing, dy * workload.island_spacing).cells()) {
-        pattern.cells.set(cell);
-      }
-    }
+  if (workload.island_spacing > 0) add_copies(pattern.cells, square_of(2), workload.island_spacing);
+  if (workload.field_side > 1) {
+    add_copies(pattern.cells, square_of(workload.field_side), workload.field_spacing);
   }
   if (workload.torus) pattern.topology = workload.torus;
   pattern.name = workload.name;

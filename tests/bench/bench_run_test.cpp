@@ -13,6 +13,7 @@
 #include "bench/child_process.h"
 #include "bench/workloads.h"
 #include "engine/core/error.h"
+#include "patterns/pattern_io.h"
 #include "tests/bench/json_reader.h"
 
 namespace gol::bench {
@@ -46,6 +47,19 @@ TEST(Workloads, CoverTheIssueSetAndBuild) {
   EXPECT_EQ(pattern.topology->width, kQuickMinSide);
   EXPECT_GT(pattern.cells.population(), 0u);
   EXPECT_EQ(build_workload_pattern(*find_workload("acorn", true)).cells.population(), 7u);
+}
+
+TEST(Workloads, FieldsAndIslandsAreCopiesOfTheirPattern) {
+  // 400 acorns (7 cells each), 3000 cells apart: 20 x 20 of them.
+  const Pattern field = build_workload_pattern(*find_workload("acorn-field", false));
+  EXPECT_EQ(field.cells.population(), 400u * 7u);
+  const BBox box = *field.cells.bbox();
+  EXPECT_EQ(box.xmax - box.xmin, 19 * 3000 + 6);
+  EXPECT_EQ(box.ymax - box.ymin, 19 * 3000 + 2);
+
+  const Workload islands = *find_workload("islands", true);
+  const Pattern soup = patterns::load_pattern(islands.pattern_spec);
+  EXPECT_EQ(build_workload_pattern(islands).cells.population(), 4 * soup.cells.population());
 }
 
 TEST(Workloads, ReferenceBudgetsSkipTheBigOnes) {
