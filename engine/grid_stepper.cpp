@@ -16,10 +16,11 @@ namespace {
 // enough that their neighbourhoods and new rows are still in cache when the
 // chunk is committed.
 constexpr size_t kChunkTiles = 32;
-// Fewer active tiles than this step on the calling thread: a generation of
-// them takes tens of microseconds, and handing it to the workers costs about
-// what it saves (on the Gosper gun stream, 100000 generations on the idle
-// 2-core dev machine: 1.63 s with 1024 here, 1.52 s with 512, 1.54 s with 256).
+// Fewer active tiles than this step on the calling thread. With a crew of
+// spinning workers a pass costs little to hand out, so a few chunks are
+// worth sharing; without one (more threads than cores) the workers must be
+// woken, which costs about what a generation of fewer tiles takes.
+constexpr size_t kMinCrewTiles = 4 * kChunkTiles;
 constexpr size_t kMinParallelTiles = 512;
 
 // The line of cells just beyond the plane that a tile beyond its range
@@ -37,13 +38,21 @@ GridStepper::GridStepper(int threads, cpu::SimdLibrary library) : workers_(threa
 
 uint64_t GridStepper::step(sparse::SparseGrid& grid, const Rule& rule, uint64_t generations) {
   uint64_t last_stepped = 0;
-  for (uint64_t done = 0; done < generations; ++done) {
-    if (grid.active().empty()) {
-      refuse_births_beyond_edge(grid, rule);
-      grid.advance_asleep(generations - done);
-      return 0;
+  const auto run = [&](cpu::WorkerCrew* crew) {
+    for (uint64_t done = 0; done < generations; ++done) {
+      if (grid.active().empty()) {
+        refuse_births_beyond_edge(grid, rule);
+        grid.advance_asleep(generations - done);
+        last_stepped = 0;
+        return;
+      }
+      last_stepped = step_generation(grid, rule, crew);
     }
-    last_stepped = step_generation(grid, rule);
+  };
+  if (generations == 1 || workers_.threads() == 1) {
+    run(nullptr);
+  } else {
+    workers_.with_crew([&](cpu::WorkerCrew& crew) { run(&crew); });
   }
   return last_stepped;
 }
@@ -57,15 +66,19 @@ double seconds_between(std::chrono::steady_clock::time_point from,
 
 }  // namespace
 
-size_t GridStepper::step_generation(sparse::SparseGrid& grid, const Rule& rule) {
+size_t GridStepper::step_generation(sparse::SparseGrid& grid, const Rule& rule,
+                                    cpu::WorkerCrew* crew) {
   const auto start = std::chrono::steady_clock::now();
   refuse_births_beyond_edge(grid, rule);
   const size_t count = grid.active().size();
-  if (count < kMinParallelTiles) {
-    step_range(grid, rule, 0, count);
+  const auto body = [&](size_t begin, size_t end) { step_range(grid, rule, begin, end); };
+  const bool spinning = crew != nullptr && crew->spinning();
+  if (spinning && count >= kMinCrewTiles) {
+    crew->parallel_for(count, kChunkTiles, body);
+  } else if (!spinning && count >= kMinParallelTiles) {
+    workers_.parallel_for(count, body);
   } else {
-    workers_.parallel_for(count,
-                          [&](size_t begin, size_t end) { step_range(grid, rule, begin, end); });
+    step_range(grid, rule, 0, count);
   }
   uint64_t bands = 0;
   for (BandMask mask : grid.active_bands()) bands += static_cast<uint64_t>(band_count(mask));

@@ -19,12 +19,10 @@ class GridStepper {
   // Advances `grid` by `generations`, one generation at a time, jumping
   // ahead once nothing is active (the rest of the world repeats with period
   // 1 or 2). Returns the tiles stepped in the last generation it stepped.
-  uint64_t step(sparse::SparseGrid& grid, const Rule& rule, uint64_t generations);
-  // One generation of every tile in grid.active(); returns how many.
-  // Both throw RuntimeError, stepping nothing, when the generation would
+  // Throws RuntimeError, stepping nothing more, when a generation would
   // bear a cell beyond the plane's range (+-2^62), which the grid cannot
   // hold: a clipped pattern would be a wrong answer.
-  size_t step_generation(sparse::SparseGrid& grid, const Rule& rule);
+  uint64_t step(sparse::SparseGrid& grid, const Rule& rule, uint64_t generations);
 
   // Tile generations stepped since construction.
   uint64_t tiles_stepped() const { return tiles_stepped_; }
@@ -38,6 +36,10 @@ class GridStepper {
   cpu::SimdLibrary library() const { return workers_.library(); }
 
  private:
+  // One generation of every tile in grid.active(), its pass on `crew`
+  // (null: on the calling thread, or on woken workers for large passes);
+  // returns how many.
+  size_t step_generation(sparse::SparseGrid& grid, const Rule& rule, cpu::WorkerCrew* crew);
   void refuse_births_beyond_edge(sparse::SparseGrid& grid, const Rule& rule) const;
   void step_range(sparse::SparseGrid& grid, const Rule& rule, size_t begin, size_t end) const;
 

@@ -7,11 +7,13 @@
 #include <tbb/info.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
+#include <tbb/task_group.h>
 
 #if defined(__SANITIZE_THREAD__)
 #include <sanitizer/tsan_interface.h>
 #endif
 
+#include <algorithm>
 #include <optional>
 
 namespace gol::cpu {
@@ -100,6 +102,121 @@ void ParallelTileStepper::parallel_for(size_t count,
                       });
   });
   fork_join_acquire(&done);
+}
+
+namespace {
+
+constexpr int kPassShift = 32;
+constexpr int kChunkCountShift = 16;
+constexpr uint64_t kChunkMask = 0xffff;
+// Chunks of a pass: a 16-bit field of the ticket.
+constexpr size_t kMaxChunks = kChunkMask;
+
+uint64_t chunk_count(uint64_t ticket) { return ticket >> kChunkCountShift & kChunkMask; }
+uint64_t next_chunk(uint64_t ticket) { return ticket & kChunkMask; }
+
+// One spin of a waiting thread: tells the core (and a hyperthread sibling)
+// that this is a wait loop.
+void spin_pause() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+// Pauses a worker spins through before it sleeps until the next pass:
+// longer than the serial end of a busy generation (tens of microseconds),
+// short enough that a run that stops stepping frees its cores at once.
+constexpr int kSpinsBeforeSleep = 1 << 13;
+
+}  // namespace
+
+WorkerCrew::WorkerCrew(int threads, ParallelTileStepper* fallback)
+    : threads_(threads), fallback_(fallback) {}
+
+void WorkerCrew::take_chunks() {
+  uint64_t ticket = ticket_.load(std::memory_order_acquire);
+  while (next_chunk(ticket) < chunk_count(ticket)) {
+    if (!ticket_.compare_exchange_weak(ticket, ticket + 1, std::memory_order_acq_rel,
+                                       std::memory_order_acquire)) {
+      continue;
+    }
+    // The pass is not done while this chunk is not, so its fields hold.
+    const size_t begin = static_cast<size_t>(next_chunk(ticket)) * chunk_;
+    (*body_)(begin, std::min(count_, begin + chunk_));
+    chunks_done_.fetch_add(1, std::memory_order_release);
+    ticket = ticket_.load(std::memory_order_acquire);
+  }
+}
+
+void WorkerCrew::serve() {
+  fork_join_acquire(this);
+  uint64_t seen = 0;
+  while (!stopping_.load(std::memory_order_acquire)) {
+    take_chunks();
+    seen = ticket_.load(std::memory_order_acquire);
+    int spins = 0;
+    while (ticket_.load(std::memory_order_acquire) == seen &&
+           !stopping_.load(std::memory_order_acquire)) {
+      if (++spins < kSpinsBeforeSleep) {
+        spin_pause();
+      } else {
+        ticket_.wait(seen, std::memory_order_acquire);
+      }
+    }
+  }
+  fork_join_release(this);
+}
+
+void WorkerCrew::stop() {
+  stopping_.store(true, std::memory_order_release);
+  // A new ticket, so that sleeping workers wake and see the flag.
+  ticket_.fetch_add(uint64_t{1} << kPassShift, std::memory_order_acq_rel);
+  ticket_.notify_all();
+}
+
+void WorkerCrew::parallel_for(size_t count, size_t chunk,
+                              const std::function<void(size_t, size_t)>& body) {
+  if (count == 0) return;
+  if (fallback_ != nullptr) {
+    fallback_->parallel_for(count, body);
+    return;
+  }
+  chunk = std::max(chunk, (count + kMaxChunks - 1) / kMaxChunks);
+  const uint64_t chunks = (count + chunk - 1) / chunk;
+  body_ = &body;
+  count_ = count;
+  chunk_ = chunk;
+  chunks_done_.store(0, std::memory_order_relaxed);
+  const uint64_t pass = (ticket_.load(std::memory_order_relaxed) >> kPassShift) + 1;
+  ticket_.store(pass << kPassShift | chunks << kChunkCountShift, std::memory_order_release);
+  ticket_.notify_all();
+  take_chunks();
+  while (chunks_done_.load(std::memory_order_acquire) < chunks) spin_pause();
+}
+
+void ParallelTileStepper::with_crew(const std::function<void(WorkerCrew&)>& session) {
+  const int threads = this->threads();
+  if (threads <= 1 || threads > tbb::info::default_concurrency()) {
+    WorkerCrew crew(threads, this);
+    session(crew);
+    return;
+  }
+  WorkerCrew crew(threads, nullptr);
+  fork_join_release(&crew);
+  impl_->arena.execute([&] {
+    tbb::task_group workers;
+    for (int i = 1; i < threads; ++i) workers.run([&crew] { crew.serve(); });
+    try {
+      session(crew);
+    } catch (...) {
+      crew.stop();
+      workers.wait();
+      throw;
+    }
+    crew.stop();
+    workers.wait();
+  });
+  fork_join_acquire(&crew);
 }
 
 int ParallelTileStepper::threads() const { return impl_->arena.max_concurrency(); }

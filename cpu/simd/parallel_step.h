@@ -2,13 +2,57 @@
 // types here; results never depend on the thread count.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 
 #include "cpu/simd/tile_step.h"
 
 namespace gol::cpu {
+
+// Workers kept spinning through a run of short parallel passes (one per
+// generation of a sparse world), so that handing out a pass costs about a
+// cache line's trip rather than waking sleeping threads, which takes
+// microseconds and dominated generations of a few thousand tiles. Made by
+// ParallelTileStepper::with_crew(); its passes run on the caller's thread.
+class ParallelTileStepper;
+
+class WorkerCrew {
+ public:
+  // Runs body(begin, end) over [0, count) in chunks of at most `chunk`, on
+  // the crew and the calling thread, and returns when every chunk is done.
+  // `body` must not throw (a throw ends the program).
+  void parallel_for(size_t count, size_t chunk, const std::function<void(size_t, size_t)>& body);
+  // Whether workers spin for the passes; if not, each pass wakes them.
+  bool spinning() const { return fallback_ == nullptr && threads_ > 1; }
+
+ private:
+  friend class ParallelTileStepper;
+  // `fallback`: the stepper whose parallel_for() runs the passes of a crew
+  // with no spinning workers; null when it has them.
+  WorkerCrew(int threads, ParallelTileStepper* fallback);
+  // A worker's side: takes chunks of each pass until stop().
+  void serve();
+  void stop();
+  // Takes and runs chunks of the pass in `ticket` while any remain.
+  void take_chunks();
+
+  int threads_;
+  ParallelTileStepper* fallback_;
+  // The pass (high 32 bits), its chunk count (next 16) and the next chunk
+  // to take (low 16), in one word so that a chunk is taken only from the
+  // pass it belongs to.
+  std::atomic<uint64_t> ticket_{0};
+  std::atomic<uint32_t> chunks_done_{0};
+  std::atomic<bool> stopping_{false};
+  // Set before a pass is published; read by workers only after taking one
+  // of its chunks, so never while the next pass's are written.
+  const std::function<void(size_t, size_t)>* body_ = nullptr;
+  size_t count_ = 0;
+  size_t chunk_ = 0;
+};
 
 class ParallelTileStepper {
  public:
@@ -23,6 +67,12 @@ class ParallelTileStepper {
   // Runs body(begin, end) over [0, count) on the same workers; for the
   // scheduler's bookkeeping passes.
   void parallel_for(size_t count, const std::function<void(size_t, size_t)>& body);
+  // Runs session(crew) with the other threads() - 1 workers spinning in
+  // `crew` meanwhile, ready for its passes. With one thread, or more
+  // threads than the hardware runs at once (where spinning would take the
+  // cores the others need), the crew has no spinning workers and its
+  // passes run as parallel_for() does.
+  void with_crew(const std::function<void(WorkerCrew&)>& session);
   int threads() const;
   SimdLibrary library() const;
 

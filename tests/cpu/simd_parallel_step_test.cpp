@@ -3,8 +3,11 @@
 // as the per-cell reference; parallel_for covers its range exactly once.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <random>
+#include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include "cpu/reference/reference_backends.h"
@@ -141,6 +144,52 @@ TEST(ParallelTileStepper, ParallelForCoversEachIndexOnce) {
     });
     for (size_t i = 0; i < count; ++i) ASSERT_EQ(visits[i].load(), 1) << "index " << i;
   }
+}
+
+// A crew's passes, as a generation loop makes them: many in a row, of any
+// size (more chunks than a ticket counts included), each covering its range
+// exactly once and finished when parallel_for returns. Two threads spin on
+// any machine with two cores; more threads than cores fall back to TBB.
+TEST(WorkerCrew, EveryPassCoversEachIndexOnce) {
+  const int hardware = static_cast<int>(std::thread::hardware_concurrency());
+  for (int threads : {2, 4, std::max(hardware, 1) + 1}) {
+    SCOPED_TRACE(threads);
+    ParallelTileStepper stepper(threads, SimdLibrary::kHighway);
+    std::vector<std::atomic<int>> visits(70000 * 2);
+    stepper.with_crew([&](WorkerCrew& crew) {
+      EXPECT_EQ(crew.spinning(), threads <= hardware);
+      std::mt19937_64 random(static_cast<uint64_t>(threads));
+      for (int pass = 0; pass < 3000; ++pass) {
+        const size_t count = pass == 7 ? visits.size() : random() % 700;
+        const size_t chunk = pass == 7 ? 1 : 1 + random() % 40;
+        crew.parallel_for(count, chunk, [&](size_t begin, size_t end) {
+          for (size_t i = begin; i < end; ++i) visits[i].fetch_add(1, std::memory_order_relaxed);
+        });
+        for (size_t i = 0; i < count; ++i) {
+          ASSERT_EQ(visits[i].exchange(0, std::memory_order_relaxed), 1)
+              << "pass " << pass << ", index " << i;
+        }
+      }
+    });
+  }
+}
+
+TEST(WorkerCrew, ASessionsExceptionLeavesNoWorkerBehind) {
+  ParallelTileStepper stepper(2, SimdLibrary::kHighway);
+  EXPECT_THROW(stepper.with_crew([](WorkerCrew& crew) {
+    crew.parallel_for(100, 10, [](size_t, size_t) {});
+    throw std::runtime_error("stop");
+  }),
+               std::runtime_error);
+  // The workers came back: the stepper still runs crews and passes.
+  int total = 0;
+  stepper.with_crew([&](WorkerCrew& crew) {
+    std::atomic<int> sum{0};
+    crew.parallel_for(
+        10, 3, [&](size_t begin, size_t end) { sum.fetch_add(static_cast<int>(end - begin)); });
+    total = sum.load();
+  });
+  EXPECT_EQ(total, 10);
 }
 
 }  // namespace
