@@ -30,6 +30,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <span>
 #include <utility>
 
@@ -159,19 +160,22 @@ class HybridBackend final : public Backend {
         cpu_tiles_last_generation_ = 0;
         return;
       }
-      const int k = static_cast<int>(
+      const int priced = static_cast<int>(
           std::min<uint64_t>(static_cast<uint64_t>(options_.epoch_generations), generations));
-      if (options_.fixed_regions.empty() && epochs_since_partition_ >= partition_interval_) {
-        settle_ghosts();
-        partition_interval_ =
-            repartition(k)
-                ? options_.partition_every
-                : std::max(options_.partition_every,
-                           std::min(2 * partition_interval_, options_.max_partition_interval));
-        epochs_since_partition_ = 0;
+      const bool pass_due =
+          options_.fixed_regions.empty() && epochs_since_partition_ >= partition_interval_;
+      int k = 0;
+      if (pass_due && holds_only_the_whole_torus()) {
+        k = run_epoch_beside_partition(generations, priced);
+      } else {
+        if (pass_due) {
+          settle_ghosts();
+          after_partition_pass(repartition(priced));
+        }
+        k = epoch_length(generations);
+        run_epoch(k);
+        epochs_since_partition_ += epochs_in(k);
       }
-      run_epoch(k);
-      ++epochs_since_partition_;
       generations -= static_cast<uint64_t>(k);
     }
     // Between calls the grid is whole: the cells, population and the next
@@ -254,9 +258,76 @@ class HybridBackend final : public Backend {
     return count;
   }
 
+  // Epochs of epoch_generations that k generations make, for the partition
+  // pass's interval.
+  int epochs_in(int k) const {
+    return (k + options_.epoch_generations - 1) / options_.epoch_generations;
+  }
+
+  bool holds_only_the_whole_torus() const {
+    return regions_.size() == 1 && wraps_whole_torus(regions_.front().rect);
+  }
+
+  // Passes come every partition_every epochs after a change, and ever less
+  // often while they change nothing.
+  void after_partition_pass(bool changed) {
+    partition_interval_ =
+        changed ? options_.partition_every
+                : std::max(options_.partition_every,
+                           std::min(2 * partition_interval_, options_.max_partition_interval));
+    epochs_since_partition_ = 0;
+  }
+
+  // With the whole torus on the pool the host has nothing to step, so the
+  // pass plans from the activity the last epoch left while the next epoch
+  // runs, and what it changes takes effect one epoch late (any partition is
+  // exact; a late one only costs that epoch). The epoch is as long as the
+  // next interval would be were nothing to change. Returns its length.
+  int run_epoch_beside_partition(uint64_t generations, int priced) {
+    auto start = std::chrono::steady_clock::now();
+    std::vector<hybrid::HeldRegion> held;
+    const hybrid::ActivityBlocks active = activity(held);
+    timings_.partition += seconds_since(start);
+    after_partition_pass(false);
+    const int k = epoch_length(generations);
+    hybrid::PartitionPlan plan;
+    run_epoch(k, [&] {
+      const auto planning = std::chrono::steady_clock::now();
+      plan = plan_from(held, active, priced);
+      timings_.partition += seconds_since(planning);
+    });
+    start = std::chrono::steady_clock::now();
+    const bool changed = apply_partition(plan, held);
+    timings_.partition += seconds_since(start);
+    // A change counts from when it took effect, after the epoch.
+    if (changed) {
+      after_partition_pass(true);
+    } else {
+      epochs_since_partition_ += epochs_in(k);
+    }
+    return k;
+  }
+
+  // Epochs are epoch_generations long, but one region holding the whole
+  // torus has no ring and no CPU side to exchange with, so it runs on until
+  // the next partition pass (or max_partition_interval epochs' worth with
+  // fixed regions) in one epoch: one launch sequence and one wait instead of
+  // one for every epoch_generations.
+  int epoch_length(uint64_t generations) const {
+    uint64_t longest = static_cast<uint64_t>(options_.epoch_generations);
+    if (regions_.size() == 1 && wraps_whole_torus(regions_.front().rect)) {
+      const int epochs_left = options_.fixed_regions.empty()
+                                  ? partition_interval_ - epochs_since_partition_
+                                  : options_.max_partition_interval;
+      longest *= static_cast<uint64_t>(std::max(1, epochs_left));
+    }
+    return static_cast<int>(std::min(longest, generations));
+  }
+
   // One epoch of k generations: rings up, the pool's epoch launched, the
-  // CPU's tiles and ghosts stepped meanwhile, the ghosts brought back.
-  void run_epoch(int k) {
+  // CPU's tiles and ghosts stepped meanwhile (and `meanwhile` run), the
+  // ghosts brought back.
+  void run_epoch(int k, const std::function<void()>& meanwhile = {}) {
     ++epochs_;
     if (regions_.empty()) {
       step_cpu(k);
@@ -269,6 +340,7 @@ class HybridBackend final : public Backend {
     timings_.upload += seconds_since(start);
     settle_ghosts();
     step_cpu(k);
+    if (meanwhile) meanwhile();
     start = std::chrono::steady_clock::now();
     pool_->wait();
     timings_.wait += seconds_since(start);
@@ -479,14 +551,24 @@ class HybridBackend final : public Backend {
   }
 
   bool change_partition(int k) {
-    const auto start = std::chrono::steady_clock::now();
     std::vector<hybrid::HeldRegion> held;
     const hybrid::ActivityBlocks active = activity(held);
+    return apply_partition(plan_from(held, active, k), held);
+  }
+
+  hybrid::PartitionPlan plan_from(std::span<const hybrid::HeldRegion> held,
+                                  const hybrid::ActivityBlocks& active, int k) const {
     const std::vector<hybrid::Cluster> clusters =
         hybrid::find_clusters(active, torus_, options_.clusters);
-    const hybrid::PartitionPlan plan = hybrid::plan_partition(
-        held, clusters, active, costs_.model(), k, torus_, options_.partition);
+    return hybrid::plan_partition(held, clusters, active, costs_.model(), k, torus_,
+                                  options_.partition);
+  }
+
+  // Returns whether the plan changed anything.
+  bool apply_partition(const hybrid::PartitionPlan& plan,
+                       std::span<const hybrid::HeldRegion> held) {
     if (plan.release.empty() && plan.add.empty()) return false;
+    const auto start = std::chrono::steady_clock::now();
     // Released from the back, so the indices of the others stay valid.
     CarriedTiles carried;
     for (auto it = plan.release.rbegin(); it != plan.release.rend(); ++it) {

@@ -95,8 +95,10 @@ class TilePool {
   // every tile that moves as changed (never the reverse).
   virtual void upload(int region, std::span<const TileCoord> coords, std::span<const Tile> current,
                       std::span<const Tile> previous) = 0;
-  // Starts an epoch of `generations` (1..kMaxEpochGenerations) on every
-  // region and returns at once; the host may work meanwhile.
+  // Starts an epoch of `generations` on every region and returns at once;
+  // the host may work meanwhile. 1..kMaxEpochGenerations, the reach of the
+  // ring's errors; any positive count while the only region wraps the whole
+  // torus (no ring, and nothing outside it to exchange with).
   virtual void step_async(int generations) = 0;
   // Blocks until the epoch started last is done. Required before download,
   // activity or another step.

@@ -248,7 +248,7 @@ class CudaTilePool final : public TilePool {
 
   void step_async(int generations) override {
     GOL_CHECK(!pending_);
-    GOL_CHECK(generations >= 1 && generations <= kMaxEpochGenerations);
+    GOL_CHECK(epoch_length_allowed(generations, regions_));
     const EpochPlan plan = plan_epoch(generations, current_, previous_);
     timer_.start(stream_.get());
     for (auto& [id, region] : regions_) step_region(region, plan);

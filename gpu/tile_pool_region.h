@@ -45,6 +45,15 @@ RegionGeometry make_region_geometry(const TileRect& owned, int64_t torus_tiles_x
 // which the pool refuses: a ring must hold CPU tiles only.
 bool regions_conflict(const RegionGeometry& a, const RegionGeometry& b);
 
+// Whether an epoch of `generations` may run (TilePool::step_async) on the
+// `regions`, a map from ids to regions with a RegionGeometry `geometry`.
+template <class Regions>
+bool epoch_length_allowed(int generations, const Regions& regions) {
+  if (generations < 1) return false;
+  if (generations <= kMaxEpochGenerations) return true;
+  return regions.size() == 1 && regions.begin()->second.geometry.wraps;
+}
+
 // Transfer accounting (see tile_pool.h): a tile crosses the bus with its
 // 4-byte slot index.
 inline constexpr uint64_t kSlotIndexBytes = 4;

@@ -137,7 +137,7 @@ class StandinTilePool final : public TilePool {
 
   void step_async(int generations) override {
     GOL_CHECK(!pending_);
-    GOL_CHECK(generations >= 1 && generations <= kMaxEpochGenerations);
+    GOL_CHECK(epoch_length_allowed(generations, regions_));
     ScopedSeconds timer(stats_.device_seconds);
     for (auto& [id, region] : regions_) {
       std::vector<TileChange> changes(region.current.size());

@@ -143,6 +143,13 @@ TEST_P(HybridTest, TorusSoupsMatchTheReference) {
   EXPECT_GT(gpu_tiles, 0u);
   expect_matches_reference(soup(320, 256, 0.5, 33), Rule::conway(), Topology::torus(320, 256),
                            {1, 31, 64, 200}, eager_options());
+  // Partition passes further apart: the whole-torus region runs epochs
+  // of several passes' length (HybridBackend::epoch_length).
+  HybridOptions spaced = eager_options();
+  spaced.partition_every = 2;
+  spaced.max_partition_interval = 8;
+  expect_matches_reference(soup(320, 256, 0.5, 38), Rule::conway(), Topology::torus(320, 256),
+                           {1, 31, 64, 200, 777}, spaced);
   // A sparse soup in one corner of a larger torus: a region that wraps
   // around the torus's edges without covering it.
   const CellSet corner = soup(400, 400, 0.5, 34).translated(-200, -200).wrapped(1536, 1536);
@@ -220,6 +227,55 @@ TEST_P(HybridTest, EveryEpochLengthAndOddGenerationCountsLandExactly) {
     };
     EXPECT_EQ(hybrid->stats().epochs, epochs_of(77) + epochs_of(1) + epochs_of(2));
   }
+}
+
+TEST_P(HybridTest, AWholeTorusRegionRunsEpochsPastTheRingsReach) {
+  // No ring and no CPU side: an epoch lasts max_partition_interval epochs
+  // of 32 generations (fixed regions have no partition passes).
+  const Topology torus = Topology::torus(384, 320);
+  const CellSet cells = soup(384, 320, 0.5, 39);
+  auto hybrid = make(regions_options({{0, 0, 6, 5}}, 32));
+  hybrid->load(cells, Rule::conway(), torus);
+  auto oracle = cpu::make_bit_backend();
+  oracle->load(cells, Rule::conway(), torus);
+  for (uint64_t generations : {5u, 1500u, 33u}) {
+    hybrid->step(generations);
+    oracle->step(generations);
+    EXPECT_TRUE(hybrid->cells() == oracle->cells()) << "after " << generations << " more";
+    EXPECT_EQ(hybrid->population(), oracle->population());
+  }
+  EXPECT_EQ(hybrid->stats().epochs, 1u + 2u + 1u);
+}
+
+TEST_P(HybridTest, AWholeTorusRegionThatFallsAsleepReturnsToTheCpu) {
+  // T-tetrominoes all over a small torus: it becomes the one wrapping
+  // region, whose passes plan while the next epoch runs. Each T becomes a
+  // traffic light (period 2) within ten generations, so the region goes back
+  // one epoch after that, and then the world costs no epochs at all.
+  const Topology torus = Topology::torus(256, 192);
+  CellSet cells;
+  for (int64_t y = 4; y < 192; y += 24) {
+    for (int64_t x = 4; x < 256; x += 24) {
+      for (const Cell& cell : picture({"OOO", ".O."}, x, y).cells()) cells.set(cell);
+    }
+  }
+  HybridOptions options = eager_options();
+  options.partition_every = 2;
+  options.max_partition_interval = 4;
+  auto hybrid = make(options);
+  hybrid->load(cells, Rule::conway(), torus);
+  EXPECT_EQ(hybrid->stats().tiles_gpu, 12u);
+  auto oracle = cpu::make_bit_backend();
+  oracle->load(cells, Rule::conway(), torus);
+  hybrid->step(6000);
+  oracle->step(6000);
+  EXPECT_TRUE(hybrid->cells() == oracle->cells());
+  EXPECT_EQ(hybrid->stats().tiles_gpu, 0u) << "the settled torus stayed on the GPU";
+  const uint64_t epochs = hybrid->stats().epochs;
+  hybrid->step(1000000);
+  oracle->step(1000000);
+  EXPECT_EQ(hybrid->stats().epochs, epochs);
+  EXPECT_TRUE(hybrid->cells() == oracle->cells());
 }
 
 TEST_P(HybridTest, HighLifeAndABirthOnZeroRuleMatchTheReference) {
