@@ -38,21 +38,28 @@ GridStepper::GridStepper(int threads, cpu::SimdLibrary library) : workers_(threa
 
 uint64_t GridStepper::step(sparse::SparseGrid& grid, const Rule& rule, uint64_t generations) {
   uint64_t last_stepped = 0;
-  const auto run = [&](cpu::WorkerCrew* crew) {
-    for (uint64_t done = 0; done < generations; ++done) {
-      if (grid.active().empty()) {
-        refuse_births_beyond_edge(grid, rule);
-        grid.advance_asleep(generations - done);
-        last_stepped = 0;
-        return;
-      }
+  uint64_t done = 0;
+  // Generations while the active tiles are at least `fewest`, on `crew`.
+  const auto run = [&](cpu::WorkerCrew* crew, size_t fewest) {
+    while (done < generations && grid.active().size() >= fewest) {
       last_stepped = step_generation(grid, rule, crew);
+      ++done;
     }
   };
-  if (generations == 1 || workers_.threads() == 1) {
-    run(nullptr);
-  } else {
-    workers_.with_crew([&](cpu::WorkerCrew& crew) { run(&crew); });
+  while (done < generations) {
+    if (grid.active().empty()) {
+      refuse_births_beyond_edge(grid, rule);
+      grid.advance_asleep(generations - done);
+      return 0;
+    }
+    // A crew is started only for passes worth sharing, and kept while they
+    // stay at least half that size: starting one wakes every worker.
+    if (workers_.threads() > 1 && grid.active().size() >= kMinCrewTiles) {
+      workers_.with_crew([&](cpu::WorkerCrew& crew) { run(&crew, kMinCrewTiles / 2); });
+    } else {
+      last_stepped = step_generation(grid, rule, nullptr);
+      ++done;
+    }
   }
   return last_stepped;
 }

@@ -14,6 +14,7 @@
 #endif
 
 #include <algorithm>
+#include <chrono>
 #include <optional>
 
 namespace gol::cpu {
@@ -123,10 +124,13 @@ void spin_pause() {
 #endif
 }
 
-// Pauses a worker spins through before it sleeps until the next pass:
-// longer than the serial end of a busy generation (tens of microseconds),
-// short enough that a run that stops stepping frees its cores at once.
-constexpr int kSpinsBeforeSleep = 1 << 13;
+// How long a worker spins before it sleeps until the next pass: longer
+// than the serial end of a busy generation (tens of microseconds), short
+// enough that a sibling hyperthread or another process gets the core back
+// soon when passes stop coming.
+constexpr std::chrono::microseconds kSpinBeforeSleep{100};
+// Pauses between looks at the clock.
+constexpr int kPausesPerClockRead = 64;
 
 }  // namespace
 
@@ -154,13 +158,16 @@ void WorkerCrew::serve() {
   while (!stopping_.load(std::memory_order_acquire)) {
     take_chunks();
     seen = ticket_.load(std::memory_order_acquire);
-    int spins = 0;
-    while (ticket_.load(std::memory_order_acquire) == seen &&
-           !stopping_.load(std::memory_order_acquire)) {
-      if (++spins < kSpinsBeforeSleep) {
-        spin_pause();
-      } else {
+    const auto sleep_at = std::chrono::steady_clock::now() + kSpinBeforeSleep;
+    bool sleepy = false;
+    for (int spins = 1; ticket_.load(std::memory_order_acquire) == seen &&
+                        !stopping_.load(std::memory_order_acquire);
+         ++spins) {
+      if (sleepy) {
         ticket_.wait(seen, std::memory_order_acquire);
+      } else {
+        spin_pause();
+        if (spins % kPausesPerClockRead == 0) sleepy = std::chrono::steady_clock::now() >= sleep_at;
       }
     }
   }
