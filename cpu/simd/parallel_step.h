@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <vector>
 
 #include "cpu/simd/tile_step.h"
 
@@ -15,7 +16,11 @@ namespace gol::cpu {
 // Workers kept spinning through a run of short parallel passes (one per
 // generation of a sparse world), so that handing out a pass costs about a
 // cache line's trip rather than waking sleeping threads, which takes
-// microseconds and dominated generations of a few thousand tiles. Made by
+// microseconds and dominated generations of a few thousand tiles. Each
+// member first takes the chunks of its own share of a pass (the same part
+// of the range every pass, so a world's tiles stay in the caches of the
+// core that steps them), then helps with what others have left; small
+// passes go to fewer members. Made by
 // ParallelTileStepper::with_crew(); its passes run on the caller's thread.
 class ParallelTileStepper;
 
@@ -33,21 +38,38 @@ class WorkerCrew {
   // `fallback`: the stepper whose parallel_for() runs the passes of a crew
   // with no spinning workers; null when it has them.
   WorkerCrew(int threads, ParallelTileStepper* fallback);
-  // A worker's side: takes chunks of each pass until stop().
-  void serve();
+  // Member `member`'s side (1..threads-1; the caller is 0): takes chunks
+  // of each pass until stop().
+  void serve(int member);
   void stop();
-  // Takes and runs chunks of the pass in `ticket` while any remain.
-  void take_chunks();
+  // Takes and runs chunks of the pass in `ticket`, this member's own share
+  // first, then what is left of the others', while any remain.
+  void take_chunks(int member, uint64_t ticket);
+  // Takes the next chunk of `owner`'s share of the pass in `ticket`; false
+  // when the share is spent or holds another pass.
+  bool take_from(int owner, uint64_t ticket, uint64_t& chunk);
+  // Where member `member`'s share of a pass of `chunks` among `members`
+  // begins (and member - 1's ends).
+  static uint64_t share_begin(int member, int members, uint64_t chunks);
+
+  // A member's share of the current pass: the pass (high 32 bits) and the
+  // next chunk to take (low 32), in one word so that a chunk is taken only
+  // from the pass it belongs to. A cache line each: every take writes it.
+  struct alignas(64) Share {
+    std::atomic<uint64_t> next{0};
+  };
 
   int threads_;
   ParallelTileStepper* fallback_;
-  // The pass (high 32 bits), its chunk count (next 16) and the next chunk
-  // to take (low 16), in one word so that a chunk is taken only from the
-  // pass it belongs to.
+  // The pass (high 32 bits) and its chunk count (low 32).
   std::atomic<uint64_t> ticket_{0};
+  std::vector<Share> shares_;
+  // The members taking part in the current pass (0..members-1): passes of
+  // a few chunks are shared among few.
+  std::atomic<int> members_{1};
   std::atomic<uint32_t> chunks_done_{0};
   std::atomic<bool> stopping_{false};
-  // Set before a pass is published; read by workers only after taking one
+  // Set before a pass is published; read by members only after taking one
   // of its chunks, so never while the next pass's are written.
   const std::function<void(size_t, size_t)>* body_ = nullptr;
   size_t count_ = 0;

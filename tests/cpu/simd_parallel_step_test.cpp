@@ -147,7 +147,7 @@ TEST(ParallelTileStepper, ParallelForCoversEachIndexOnce) {
 }
 
 // A crew's passes, as a generation loop makes them: many in a row, of any
-// size (more chunks than a ticket counts included), each covering its range
+// size (one chunk per index of a large range included), each covering its range
 // exactly once and finished when parallel_for returns. Two threads spin on
 // any machine with two cores; more threads than cores fall back to TBB.
 TEST(WorkerCrew, EveryPassCoversEachIndexOnce) {
