@@ -110,11 +110,29 @@ void ParallelTileStepper::parallel_for(size_t count,
 
 namespace {
 
+// The ticket: the pass (high 32 bits) and its chunk count (low 32). A
+// share: the pass (24 bits), the next chunk to take and the end of the
+// share (20 bits each), so that a member still finishing one pass can
+// never take a chunk of the next, nor read one pass's share with the
+// other's bounds.
 constexpr int kPassShift = 32;
 constexpr uint64_t kLowMask = 0xffffffff;
+constexpr int kSharePassShift = 40;
+constexpr int kNextShift = 20;
+constexpr uint64_t kChunkFieldMask = (uint64_t{1} << 20) - 1;
+constexpr uint64_t kSharePassMask = (uint64_t{1} << 24) - 1;
+// Chunks of a pass: a share's 20-bit fields.
+constexpr uint64_t kMaxChunks = kChunkFieldMask;
 
-uint64_t pass_of(uint64_t word) { return word >> kPassShift; }
-uint64_t low_of(uint64_t word) { return word & kLowMask; }
+uint64_t pass_of(uint64_t ticket) { return ticket >> kPassShift; }
+uint64_t chunks_of(uint64_t ticket) { return ticket & kLowMask; }
+
+uint64_t share_word(uint64_t pass, uint64_t next, uint64_t end) {
+  return (pass & kSharePassMask) << kSharePassShift | next << kNextShift | end;
+}
+uint64_t share_pass(uint64_t word) { return word >> kSharePassShift; }
+uint64_t share_next(uint64_t word) { return word >> kNextShift & kChunkFieldMask; }
+uint64_t share_end(uint64_t word) { return word & kChunkFieldMask; }
 
 // One spin of a waiting thread: tells the core (and a hyperthread sibling)
 // that this is a wait loop.
@@ -151,14 +169,12 @@ uint64_t WorkerCrew::share_begin(int member, int members, uint64_t chunks) {
 
 bool WorkerCrew::take_from(int owner, uint64_t ticket, uint64_t& chunk) {
   std::atomic<uint64_t>& next = shares_[static_cast<size_t>(owner)].next;
-  const uint64_t pass = pass_of(ticket);
-  const uint64_t end =
-      share_begin(owner + 1, members_.load(std::memory_order_relaxed), low_of(ticket));
+  const uint64_t pass = pass_of(ticket) & kSharePassMask;
   uint64_t word = next.load(std::memory_order_acquire);
-  while (pass_of(word) == pass && low_of(word) < end) {
-    if (next.compare_exchange_weak(word, word + 1, std::memory_order_acq_rel,
-                                   std::memory_order_acquire)) {
-      chunk = low_of(word);
+  while (share_pass(word) == pass && share_next(word) < share_end(word)) {
+    if (next.compare_exchange_weak(word, word + (uint64_t{1} << kNextShift),
+                                   std::memory_order_acq_rel, std::memory_order_acquire)) {
+      chunk = share_next(word);
       return true;
     }
   }
@@ -217,6 +233,7 @@ void WorkerCrew::parallel_for(size_t count, size_t chunk,
     fallback_->parallel_for(count, body);
     return;
   }
+  chunk = std::max(chunk, (count + kMaxChunks - 1) / kMaxChunks);
   const uint64_t chunks = (count + chunk - 1) / chunk;
   body_ = &body;
   count_ = count;
@@ -228,7 +245,9 @@ void WorkerCrew::parallel_for(size_t count, size_t chunk,
   members_.store(members, std::memory_order_relaxed);
   for (int member = 0; member < members; ++member) {
     shares_[static_cast<size_t>(member)].next.store(
-        pass << kPassShift | share_begin(member, members, chunks), std::memory_order_release);
+        share_word(pass, share_begin(member, members, chunks),
+                   share_begin(member + 1, members, chunks)),
+        std::memory_order_release);
   }
   const uint64_t ticket = pass << kPassShift | chunks;
   ticket_.store(ticket, std::memory_order_release);
