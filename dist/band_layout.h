@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "engine/core/row_bands.h"
+
 namespace gol::dist {
 
 // Rows of halo above and below each band: the band runs this many
@@ -15,14 +17,10 @@ namespace gol::dist {
 // twice (the halos) smallest while an exchange still serves 32 generations.
 inline constexpr int64_t kHaloRows = 32;
 
-struct Band {
-  int64_t first_row = 0;
-  int64_t rows = 0;
-};
+using Band = RowBand;
 
-// Splits a torus `height` rows high into `ranks` bands of whole tiles (64
-// rows), the first `height / 64 % ranks` of them one tile taller than the
-// rest. Throws UsageError when there are fewer tile rows than ranks.
+// split_into_row_bands() for `ranks` MPI ranks. Throws UsageError when
+// there are fewer tile rows than ranks.
 std::vector<Band> split_into_bands(int64_t height, int ranks);
 
 }  // namespace gol::dist

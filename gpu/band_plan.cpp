@@ -3,12 +3,11 @@
 #include <string>
 
 #include "engine/core/error.h"
-#include "engine/core/tile.h"
 
 namespace gol::gpu {
 
 std::vector<GpuBand> split_into_gpu_bands(int64_t height, int bands) {
-  const int64_t tile_rows = height / kTileSize;
+  const int64_t tile_rows = tile_rows_of(height);
   if (bands < 1 || tile_rows < bands) {
     throw UsageError("--gpus " + std::to_string(bands) + ": a torus " + std::to_string(height) +
                      " rows high has " + std::to_string(tile_rows) +
@@ -16,14 +15,7 @@ std::vector<GpuBand> split_into_gpu_bands(int64_t height, int bands) {
                      " bands of at least 64 rows; expected --gpus " + std::to_string(tile_rows) +
                      " or fewer, or a taller torus");
   }
-  std::vector<GpuBand> split;
-  int64_t next_row = 0;
-  for (int band = 0; band < bands; ++band) {
-    const int64_t tiles = tile_rows / bands + (band < tile_rows % bands ? 1 : 0);
-    split.push_back({next_row, tiles * kTileSize});
-    next_row += tiles * kTileSize;
-  }
-  return split;
+  return split_into_row_bands(height, bands);
 }
 
 // A window reaching kBandHaloRows beyond the rows it keeps on each side.

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "engine/core/row_bands.h"
+
 namespace gol::gpu {
 
 // A band's halo: this many rows of the band above and below it are kept
@@ -17,14 +19,10 @@ namespace gol::gpu {
 // launch per window.
 inline constexpr int64_t kBandHaloRows = 16;
 
-struct GpuBand {
-  int64_t first_row = 0;  // in the torus
-  int64_t rows = 0;
-};
+using GpuBand = RowBand;
 
-// Splits a torus `height` rows high into `bands` bands of whole 64-row
-// tiles, the first `height / 64 % bands` of them one tile taller. Throws
-// UsageError when there are fewer tile rows than bands.
+// split_into_row_bands() for `bands` GPUs. Throws UsageError when there are
+// fewer tile rows than bands.
 std::vector<GpuBand> split_into_gpu_bands(int64_t height, int bands);
 
 // A band lives on its device as a strip: kBandHaloRows rows of halo, the
