@@ -79,7 +79,8 @@ std::string si_number(double value) {
     return buffer;
   }
   int prefix = 0;
-  while (value >= 1000.0 && prefix < 8) {
+  // 999.5 and up print as 1000 at three digits ("1e+03"): the next prefix.
+  while (value >= 999.5 && prefix < 8) {
     value /= 1000.0;
     ++prefix;
   }

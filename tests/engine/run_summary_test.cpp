@@ -15,6 +15,8 @@ TEST(SiNumber, ThreeDigitsWithThePrefix) {
   EXPECT_EQ(si_number(0), "0 ");
   EXPECT_EQ(si_number(999), "999 ");
   EXPECT_EQ(si_number(1234), "1.23 k");
+  EXPECT_EQ(si_number(999.7), "1 k");
+  EXPECT_EQ(si_number(999.4e6), "999 M");
   EXPECT_EQ(si_number(4.51e6), "4.51 M");
   EXPECT_EQ(si_number(2.06e24), "2.06 Y");
 }
