@@ -79,8 +79,10 @@ void TextReader::read_line(std::string& out, bool keep) {
     if (out.size() == out.capacity()) {
       // Charged before the string grows, in the steps it grows by.
       const uint64_t grown = std::max<uint64_t>(2 * out.capacity(), 64);
-      charge(grown - held, "a line of more than " + std::to_string(out.size()) + " bytes", line,
-             column);
+      charge_described(
+          grown - held,
+          [&out] { return "a line of more than " + std::to_string(out.size()) + " bytes"; }, line,
+          column);
       held = grown;
       out.reserve(grown);
     }
@@ -199,8 +201,9 @@ void CellSink::add_run(int64_t x, int64_t y, int64_t length, int64_t line, int64
     fresh -=
         static_cast<uint64_t>(std::distance(tiles.lower_bound(first), tiles.upper_bound(last)));
   }
-  in_.charge(saturating_mul(fresh, CellSet::kBytesPerTile),
-             "a run of " + std::to_string(length) + " live cells", line, column);
+  in_.charge_described(
+      saturating_mul(fresh, CellSet::kBytesPerTile),
+      [length] { return "a run of " + std::to_string(length) + " live cells"; }, line, column);
   const int row = offset_in_tile(y);
   while (length > 0) {
     const int offset = offset_in_tile(x);
