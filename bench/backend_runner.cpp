@@ -144,8 +144,7 @@ SingleRun run_once(const Workload& workload, const Pattern& pattern, const std::
 SingleRun run_once_releasing(const Workload& workload, Pattern pattern, const std::string& backend,
                              int threads, bool want_shape_hash) {
   const double area = initial_area(pattern);
-  Simulation world(pattern, simulation_options(backend, threads));
-  pattern = Pattern{};
+  Simulation world(std::move(pattern), simulation_options(backend, threads));
   const std::optional<uint64_t> load_peak = vm_hwm_bytes(::getpid());
   SingleRun run = time_advance(world, workload, area, want_shape_hash);
   run.load_peak_rss_bytes = load_peak;

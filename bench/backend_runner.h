@@ -47,7 +47,7 @@ struct SingleRun {
 
 SingleRun run_once(const Workload& workload, const Pattern& pattern, const std::string& backend,
                    int threads, bool want_shape_hash);
-// The same, freeing `pattern` once the Simulation holds its cells: what an
+// The same, the Simulation taking `pattern` apart as it loads: what an
 // isolated child runs, so its peak memory is the engine's, not the bench's
 // spare copy of the input.
 SingleRun run_once_releasing(const Workload& workload, Pattern pattern, const std::string& backend,

@@ -121,6 +121,16 @@ class HybridBackend final : public Backend {
   }
 
   void load(const CellSet& cells, const Rule& rule, const Topology& topology) override {
+    load_cells(cells, rule, topology);
+  }
+
+  void load_taking(CellSet&& cells, const Rule& rule, const Topology& topology) override {
+    load_cells(std::move(cells), rule, topology);
+  }
+
+  // `cells`: a CellSet to copy, or one to take apart (SparseGrid::load).
+  template <class Cells>
+  void load_cells(Cells&& cells, const Rule& rule, const Topology& topology) {
     if (!topology.is_torus() && rule.births_on_zero()) {
       throw InputError("rule " + rule.to_string() + " has B0 and cannot run on the plane");
     }
@@ -128,7 +138,7 @@ class HybridBackend final : public Backend {
     torus_ = topology.is_torus()
                  ? hybrid::TorusTiles{topology.width / kTileSize, topology.height / kTileSize}
                  : hybrid::TorusTiles{};
-    grid_.load(cells, topology, topology.is_torus() && rule.births_on_zero());
+    grid_.load(std::forward<Cells>(cells), topology, topology.is_torus() && rule.births_on_zero());
     pool_->reset(rule, torus_.x, torus_.y);
     regions_.clear();
     ghosts_queued_ = false;

@@ -13,11 +13,27 @@ Simulation::Simulation(const Pattern& pattern, const SimulationOptions& options)
   CellSet wrapped;
   if (topology_.is_torus()) wrapped = pattern.cells.wrapped(topology_.width, topology_.height);
   const CellSet& cells = topology_.is_torus() ? wrapped : pattern.cells;
+  create_backend(cells, options);
+  backend_->load(cells, rule_, topology_);
+}
+
+Simulation::Simulation(Pattern&& pattern, const SimulationOptions& options)
+    : rule_(options.rule.value_or(pattern.rule.value_or(Rule::conway()))),
+      topology_(options.topology.value_or(pattern.topology.value_or(Topology::plane()))),
+      generation_(pattern.generation) {
+  check_rule_fits(rule_, topology_);
+  if (topology_.is_torus()) {
+    pattern.cells = pattern.cells.wrapped(topology_.width, topology_.height);
+  }
+  create_backend(pattern.cells, options);
+  backend_->load_taking(std::move(pattern.cells), rule_, topology_);
+}
+
+void Simulation::create_backend(const CellSet& cells, const SimulationOptions& options) {
   const WorkloadHint hint{topology_, cells.population(), cells.bbox()};
   const BackendInfo& info = BackendRegistry::builtin().resolve(options.backend, hint);
   backend_name_ = info.name;
   backend_ = info.create(options.backend_options);
-  backend_->load(cells, rule_, topology_);
 }
 
 void Simulation::advance(uint64_t generations) {

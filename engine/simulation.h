@@ -25,12 +25,16 @@ class Simulation {
   // plane), UsageError for an unknown backend, RuntimeError when the backend
   // cannot run here.
   Simulation(const Pattern& pattern, const SimulationOptions& options);
+  // The same, taking the pattern's cells apart as the backend loads them
+  // (Backend::load_taking): a large pattern is not held twice.
+  Simulation(Pattern&& pattern, const SimulationOptions& options);
 
   void advance(uint64_t generations);
 
   uint64_t generation() const { return generation_; }
   uint64_t population() const { return backend_->population(); }
   CellSet cells() const { return backend_->cells(); }
+  std::optional<BBox> bbox() const { return backend_->bbox(); }
   // Cells, rule, topology and generation, ready to write out.
   Pattern snapshot() const;
 
@@ -40,6 +44,9 @@ class Simulation {
   BackendStats stats() const { return backend_->stats(); }
 
  private:
+  // Picks the backend for `cells` (those it will load) and creates it.
+  void create_backend(const CellSet& cells, const SimulationOptions& options);
+
   Rule rule_;
   Topology topology_;
   uint64_t generation_ = 0;

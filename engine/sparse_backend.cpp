@@ -21,15 +21,11 @@ class SparseBackend final : public Backend {
   }
 
   void load(const CellSet& cells, const Rule& rule, const Topology& topology) override {
-    if (!topology.is_torus() && rule.births_on_zero()) {
-      throw InputError("rule " + rule.to_string() + " has B0 and cannot run on the plane");
-    }
-    rule_ = rule;
-    grid_.load(cells, topology, rule.births_on_zero());
-    stats_ = BackendStats{};
-    stats_.tiles_total = grid_.tile_count();
-    stats_.simd_target = cpu::simd_target_name(stepper_.library());
-    stats_.threads = stepper_.threads();
+    load_cells(cells, rule, topology);
+  }
+
+  void load_taking(CellSet&& cells, const Rule& rule, const Topology& topology) override {
+    load_cells(std::move(cells), rule, topology);
   }
 
   void step(uint64_t generations) override {
@@ -42,9 +38,24 @@ class SparseBackend final : public Backend {
 
   uint64_t population() const override { return grid_.population(); }
   CellSet cells() const override { return grid_.cells(); }
+  std::optional<BBox> bbox() const override { return grid_.bbox(); }
   BackendStats stats() const override { return stats_; }
 
  private:
+  // `cells`: a CellSet to copy, or one to take apart (SparseGrid::load).
+  template <class Cells>
+  void load_cells(Cells&& cells, const Rule& rule, const Topology& topology) {
+    if (!topology.is_torus() && rule.births_on_zero()) {
+      throw InputError("rule " + rule.to_string() + " has B0 and cannot run on the plane");
+    }
+    rule_ = rule;
+    grid_.load(std::forward<Cells>(cells), topology, rule.births_on_zero());
+    stats_ = BackendStats{};
+    stats_.tiles_total = grid_.tile_count();
+    stats_.simd_target = cpu::simd_target_name(stepper_.library());
+    stats_.threads = stepper_.threads();
+  }
+
   GridStepper stepper_;
   sparse::SparseGrid grid_;
   Rule rule_;

@@ -88,14 +88,29 @@ uint64_t plane_tiles_for(uint64_t pattern_tiles) {
 
 void SparseGrid::load(const CellSet& cells, const Topology& topology, bool keep_all_active) {
   check_load_memory(cells, topology);
-  generation_ = 0;
-  keep_all_active_ = keep_all_active;
   beyond_edge_.clear();
   if (topology.is_torus()) {
     load_torus(cells, topology);
   } else {
     load_plane(cells);
   }
+  finish_load(keep_all_active);
+}
+
+void SparseGrid::load(CellSet&& cells, const Topology& topology, bool keep_all_active) {
+  check_load_memory(cells, topology);
+  beyond_edge_.clear();
+  if (topology.is_torus()) {
+    load_torus(cells, topology);
+  } else {
+    load_plane(std::move(cells).take_tiles());
+  }
+  finish_load(keep_all_active);
+}
+
+void SparseGrid::finish_load(bool keep_all_active) {
+  generation_ = 0;
+  keep_all_active_ = keep_all_active;
   // With no history, pretend generation -1 equalled generation 0: a tile
   // then sleeps only after a generation in which it did not change.
   active_.assign(map_.held().begin(), map_.held().end());
@@ -138,20 +153,22 @@ void SparseGrid::load_torus(const CellSet& cells, const Topology& topology) {
   }
 }
 
-void SparseGrid::load_plane(const CellSet& cells) {
+void SparseGrid::begin_plane_load(size_t pattern_tiles) {
   map_.reset_plane();
-  map_.reserve(plane_tiles_for(cells.tiles().size()));
-  std::vector<int32_t> loaded;
-  loaded.reserve(cells.tiles().size());
-  for (const auto& [coord, tile] : cells.tiles()) {
-    if (tile.empty()) continue;
-    const int32_t slot = map_.create(coord);
-    if (slot == TileMap::kAbsent) {
-      throw InputError("pattern has cells beyond the plane's range of +-2^62");
-    }
-    map_.tile(0, slot) = tile;
-    loaded.push_back(slot);
+  map_.reserve(plane_tiles_for(pattern_tiles));
+}
+
+void SparseGrid::place_loaded(TileCoord coord, const Tile& tile, std::vector<int32_t>& loaded) {
+  if (tile.empty()) return;
+  const int32_t slot = map_.create(coord);
+  if (slot == TileMap::kAbsent) {
+    throw InputError("pattern has cells beyond the plane's range of +-2^62");
   }
+  map_.tile(0, slot) = tile;
+  loaded.push_back(slot);
+}
+
+void SparseGrid::create_load_ring(std::span<const int32_t> loaded) {
   for (int32_t slot : loaded) {
     const uint8_t border = border_occupancy(map_.tile(0, slot));
     for (int direction = 0; direction < kDirections; ++direction) {
@@ -163,6 +180,36 @@ void SparseGrid::load_plane(const CellSet& cells) {
       }
     }
   }
+}
+
+void SparseGrid::load_plane(const CellSet& cells) {
+  begin_plane_load(cells.tiles().size());
+  std::vector<int32_t> loaded;
+  loaded.reserve(cells.tiles().size());
+  for (const auto& [coord, tile] : cells.tiles()) place_loaded(coord, tile, loaded);
+  create_load_ring(loaded);
+}
+
+void SparseGrid::load_plane(CellSet::TileMap&& tiles) {
+  // Freed pages go back every so many tiles (about 2.8 MB of map nodes):
+  // often enough that the pattern and the grid are never both whole, rarely
+  // enough that walking the heap costs little. The reader filled the map
+  // in row-major order, as it is taken apart, so whole pages come free.
+  constexpr size_t kTilesPerReturn = 4096;
+  begin_plane_load(tiles.size());
+  std::vector<int32_t> loaded;
+  loaded.reserve(tiles.size());
+  size_t since_return = 0;
+  while (!tiles.empty()) {
+    const auto node = tiles.extract(tiles.begin());
+    place_loaded(node.key(), node.mapped(), loaded);
+    if (++since_return == kTilesPerReturn) {
+      return_freed_memory();
+      since_return = 0;
+    }
+  }
+  return_freed_memory();
+  create_load_ring(loaded);
 }
 
 void SparseGrid::neighbourhood(int32_t slot, const Tile* (&at)[3][3]) const {
@@ -514,6 +561,14 @@ uint64_t SparseGrid::cpu_population() const {
   uint64_t count = 0;
   for_each_nonempty(true, [&](TileCoord, const Tile& tile) { count += tile.population(); });
   return count;
+}
+
+std::optional<BBox> SparseGrid::bbox() const {
+  std::optional<BBox> box;
+  for_each_nonempty(false, [&](TileCoord coord, const Tile& tile) {
+    if (const std::optional<BBox> part = tile_bbox(coord, tile)) extend_bbox(box, *part);
+  });
+  return box;
 }
 
 CellSet SparseGrid::cells() const {

@@ -64,6 +64,10 @@ class SparseGrid {
   // keep_all_active (a B0 rule on a torus, where empty tiles change) no tile
   // ever sleeps. Throws InputError for plane cells beyond the tile range.
   void load(const CellSet& cells, const Topology& topology, bool keep_all_active);
+  // load() taking the cells apart as they are copied: on the plane each
+  // tile is freed once the grid holds it, so a large pattern's memory moves
+  // into the grid rather than being held twice.
+  void load(CellSet&& cells, const Topology& topology, bool keep_all_active);
 
   uint64_t generation() const { return generation_; }
   // Slots to step this generation, in increasing order.
@@ -128,6 +132,8 @@ class SparseGrid {
   // Every tile as held here: GPU tiles as of their last import.
   uint64_t population() const;
   CellSet cells() const;
+  // cells().bbox() without the copy.
+  std::optional<BBox> bbox() const;
   // Only the tiles the CPU owns (ghosts are the GPU's).
   uint64_t cpu_population() const;
   CellSet cpu_cells() const;
@@ -159,6 +165,15 @@ class SparseGrid {
   void choose_next_plan();
   void plan_by_scan();
   void load_plane(const CellSet& cells);
+  void load_plane(CellSet::TileMap&& tiles);
+  // The parts of a plane load around copying the tiles in: an empty map
+  // with room for them, one tile placed (its slot noted in `loaded`), and
+  // the absent neighbours a live border cell faces created.
+  void begin_plane_load(size_t pattern_tiles);
+  void place_loaded(TileCoord coord, const Tile& tile, std::vector<int32_t>& loaded);
+  void create_load_ring(std::span<const int32_t> loaded);
+  // What every load ends with: the history and the first active list.
+  void finish_load(bool keep_all_active);
   // Throws RuntimeError (exit 4) before anything is allocated when the grid
   // for `cells` on `topology` would not fit the memory budget.
   static void check_load_memory(const CellSet& cells, const Topology& topology);

@@ -185,14 +185,14 @@ class RunLoop {
             simulation_.stats()};
   }
 
-  // The bounding box costs a copy of the cells, so it is measured only
-  // where one is made anyway: at log rows and checkpoints.
+  // The bounding box costs a pass over the cells (a copy of them, for some
+  // backends), so it is measured only at log rows and checkpoints.
   void note_extent(const std::optional<BBox>& box) {
     known_area_ = std::max(known_area_, world_area(simulation_, box));
   }
 
   void log_row() {
-    const std::optional<BBox> box = simulation_.cells().bbox();
+    const std::optional<BBox> box = simulation_.bbox();
     note_extent(box);
     log_->row(state(), box);
   }
@@ -265,7 +265,7 @@ int run_command(const RunOptions& options) {
                         simulation_options(options));
   const uint64_t start_generation = simulation.generation();
   const uint64_t target = target_generation(options, start_generation);
-  const std::optional<BBox> bbox_before = simulation.cells().bbox();
+  const std::optional<BBox> bbox_before = simulation.bbox();
 
   std::unique_ptr<RunLog> log;
   if (options.log) log = std::make_unique<RunLog>(*options.log);
@@ -277,16 +277,17 @@ int run_command(const RunOptions& options) {
     stopped_by = loop.run_to(target, stop);
     progress.clear();
     loop.finish();
-    const Pattern result = simulation.snapshot();
-    if (plan.out) write_pattern_output(*plan.out, result);
+    // The cells are copied out only to be written: the summary's figures
+    // come from the world itself.
+    if (plan.out) write_pattern_output(*plan.out, simulation.snapshot());
 
     RunSummary summary;
     summary.pattern = options.pattern;
     summary.seconds = loop.seconds();
     summary.generation = simulation.generation();
     summary.generations_run = simulation.generation() - start_generation;
-    summary.population = result.cells.population();
-    summary.bbox = result.cells.bbox();
+    summary.population = simulation.population();
+    summary.bbox = simulation.bbox();
     summary.rule = simulation.rule().to_string();
     summary.topology = simulation.topology().to_string();
     summary.backend = simulation.backend_name();

@@ -42,12 +42,21 @@ class Backend {
   // Throws InputError when the rule or topology is not supported here
   // (check_rule_fits has already been applied by the caller).
   virtual void load(const CellSet& cells, const Rule& rule, const Topology& topology) = 0;
+  // load() from cells the backend may take apart as it copies them, so that
+  // a large pattern's memory moves into the world rather than being held
+  // twice while it loads. By default, load().
+  virtual void load_taking(CellSet&& cells, const Rule& rule, const Topology& topology) {
+    load(cells, rule, topology);
+  }
   // Advances the world by `generations` (0 is allowed). Throws RuntimeError
   // only on device failure.
   virtual void step(uint64_t generations) = 0;
   virtual uint64_t population() const = 0;
   // The live cells; on a torus within [0, width) x [0, height).
   virtual CellSet cells() const = 0;
+  // cells().bbox(), which backends that can find it without copying the
+  // cells out do so.
+  virtual std::optional<BBox> bbox() const { return cells().bbox(); }
   virtual BackendStats stats() const = 0;
 };
 

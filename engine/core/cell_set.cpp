@@ -49,31 +49,38 @@ uint64_t CellSet::population() const {
   return count;
 }
 
+std::optional<BBox> tile_bbox(TileCoord coord, const Tile& tile) {
+  uint64_t columns = 0;
+  int first_row = -1;
+  int last_row = -1;
+  for (int r = 0; r < kTileSize; ++r) {
+    if (tile.rows[r] == 0) continue;
+    columns |= tile.rows[r];
+    if (first_row < 0) first_row = r;
+    last_row = r;
+  }
+  if (columns == 0) return std::nullopt;
+  const int64_t x0 = coord.tx * kTileSize;
+  const int64_t y0 = coord.ty * kTileSize;
+  return BBox{x0 + std::countr_zero(columns), y0 + first_row, x0 + 63 - std::countl_zero(columns),
+              y0 + last_row};
+}
+
+void extend_bbox(std::optional<BBox>& box, const BBox& part) {
+  if (!box) {
+    box = part;
+    return;
+  }
+  box->xmin = std::min(box->xmin, part.xmin);
+  box->ymin = std::min(box->ymin, part.ymin);
+  box->xmax = std::max(box->xmax, part.xmax);
+  box->ymax = std::max(box->ymax, part.ymax);
+}
+
 std::optional<BBox> CellSet::bbox() const {
   std::optional<BBox> box;
   for (const auto& [coord, tile] : tiles_) {
-    uint64_t columns = 0;
-    int first_row = -1;
-    int last_row = -1;
-    for (int r = 0; r < kTileSize; ++r) {
-      if (tile.rows[r] == 0) continue;
-      columns |= tile.rows[r];
-      if (first_row < 0) first_row = r;
-      last_row = r;
-    }
-    if (columns == 0) continue;
-    const int64_t x0 = coord.tx * kTileSize;
-    const int64_t y0 = coord.ty * kTileSize;
-    const BBox tile_box{x0 + std::countr_zero(columns), y0 + first_row,
-                        x0 + 63 - std::countl_zero(columns), y0 + last_row};
-    if (!box) {
-      box = tile_box;
-    } else {
-      box->xmin = std::min(box->xmin, tile_box.xmin);
-      box->ymin = std::min(box->ymin, tile_box.ymin);
-      box->xmax = std::max(box->xmax, tile_box.xmax);
-      box->ymax = std::max(box->ymax, tile_box.ymax);
-    }
+    if (const std::optional<BBox> part = tile_bbox(coord, tile)) extend_bbox(box, *part);
   }
   return box;
 }

@@ -25,6 +25,11 @@ inline double bbox_area(const std::optional<BBox>& box) {
   return side(box->xmin, box->xmax) * side(box->ymin, box->ymax);
 }
 
+// The box around a tile's live cells, nullopt when it has none, and a box
+// grown to cover another.
+std::optional<BBox> tile_bbox(TileCoord coord, const Tile& tile);
+void extend_bbox(std::optional<BBox>& box, const BBox& part);
+
 class CellSet {
  public:
   // What one tile costs on the heap: a map node holding 512 bytes aligned
@@ -54,6 +59,8 @@ class CellSet {
   // live cells are created.
   void or_tile_at(TileCoord at, int dx, int dy, const Tile& tile);
   const TileMap& tiles() const { return tiles_; }
+  // The tiles, moved out: for a consumer that frees them as it copies them.
+  TileMap take_tiles() && { return std::move(tiles_); }
 
   // Drops tiles with no live cells (so equal sets compare equal).
   void prune_empty();

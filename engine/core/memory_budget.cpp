@@ -5,6 +5,10 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -145,6 +149,12 @@ void check_input_memory(uint64_t bytes, std::string_view what, std::string_view 
 
 void check_runtime_memory(uint64_t bytes, std::string_view what) {
   if (!fits_memory_budget(bytes)) throw RuntimeError(over_budget_message(what, bytes));
+}
+
+void return_freed_memory() {
+#if defined(__GLIBC__)
+  malloc_trim(0);
+#endif
 }
 
 }  // namespace gol

@@ -45,6 +45,11 @@ uint64_t saturating_mul(uint64_t a, uint64_t b);
 // a + b, or UINT64_MAX when the sum does not fit.
 uint64_t saturating_add(uint64_t a, uint64_t b);
 
+// Gives the pages of freed heap memory back to the system (glibc keeps them
+// otherwise), so that memory handed from one structure to another while a
+// world loads is not held twice. Costs a walk over the heap's free chunks.
+void return_freed_memory();
+
 bool fits_memory_budget(uint64_t bytes);
 
 // "WHAT needs 1.5 GiB, more than the memory budget of 512 MiB (set it with

@@ -64,6 +64,31 @@ TEST(SparseGrid, ScalarAndSimdTileStepsAgreeThroughTheGrid) {
                            {1, 2, 33, 150}, TileStepper::kWrittenOver);
 }
 
+// Loading from cells the grid may take apart gives the same world, on the
+// plane and on a torus, and leaves the cells empty on the plane; the
+// grid's bounding box is its cells' all along.
+TEST(SparseGrid, ALoadThatTakesTheCellsApartGivesTheSameWorld) {
+  const Rule rule = Rule::conway();
+  for (const Topology& topology : {Topology::plane(), Topology::torus(256, 192)}) {
+    SCOPED_TRACE(topology.to_string());
+    const CellSet cells = soup(256, 192, 0.45, 14).translated(-70, -30).wrapped(256, 192);
+    SparseGrid copied;
+    copied.load(cells, topology, false);
+    CellSet given = cells;
+    SparseGrid taken;
+    taken.load(std::move(given), topology, false);
+    if (!topology.is_torus()) EXPECT_TRUE(given.tiles().empty());
+    for (int generation = 0; generation <= 300; generation += 100) {
+      ASSERT_TRUE(std::ranges::equal(copied.active(), taken.active()));
+      ASSERT_TRUE(copied.cells() == taken.cells()) << "generation " << generation;
+      EXPECT_EQ(taken.bbox(), taken.cells().bbox()) << "generation " << generation;
+      test::run(copied, rule, 100);
+      test::run(taken, rule, 100);
+    }
+  }
+  EXPECT_FALSE(SparseGrid().bbox());
+}
+
 TEST(SparseGrid, TorusSoupsMatchTheReference) {
   expect_matches_reference(soup(192, 128, 0.5, 4), Rule::conway(), Topology::torus(192, 128),
                            {1, 2, 9, 64, 301});
