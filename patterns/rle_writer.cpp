@@ -128,7 +128,9 @@ void write_body(const CellSet& cells, const BBox& box, std::string& out) {
 
 std::string to_rle(const Pattern& p) {
   const bool torus = p.topology && p.topology->is_torus();
-  const CellSet cells = torus ? to_golly_window(p.cells, *p.topology) : p.cells;
+  // On the plane the pattern's own cells, not a copy of them.
+  const CellSet window = torus ? to_golly_window(p.cells, *p.topology) : CellSet{};
+  const CellSet& cells = torus ? window : p.cells;
   const BBox box = cells.bbox().value_or(BBox{0, 0, -1, -1});
   RuleSpec rule{p.rule.value_or(Rule::conway()), std::nullopt};
   if (torus) rule.topology = p.topology;
