@@ -294,19 +294,21 @@ class HybridBackend final : public Backend {
   // exact; a late one only costs that epoch). The epoch is as long as the
   // next interval would be were nothing to change. Returns its length.
   int run_epoch_beside_partition(uint64_t generations, int priced) {
-    auto start = std::chrono::steady_clock::now();
-    std::vector<hybrid::HeldRegion> held;
-    const hybrid::ActivityBlocks active = activity(held);
-    timings_.partition += seconds_since(start);
+    // Queued ahead of the epoch, read while it runs.
+    std::vector<gpu::RegionActivity> last(1);
+    pool_->activity_async(regions_.front().id, last.front());
     after_partition_pass(false);
     const int k = epoch_length(generations);
+    std::vector<hybrid::HeldRegion> held;
     hybrid::PartitionPlan plan;
     run_epoch(k, [&] {
       const auto planning = std::chrono::steady_clock::now();
+      pool_->finish_downloads();
+      const hybrid::ActivityBlocks active = activity(held, last);
       plan = plan_from(held, active, priced);
       timings_.partition += seconds_since(planning);
     });
-    start = std::chrono::steady_clock::now();
+    const auto start = std::chrono::steady_clock::now();
     const bool changed = apply_partition(plan, held);
     timings_.partition += seconds_since(start);
     // A change counts from when it took effect, after the epoch.
@@ -529,6 +531,14 @@ class HybridBackend final : public Backend {
   // The active tiles the partition clusters: the CPU's own active tiles and
   // the tiles each region changed in its last step.
   hybrid::ActivityBlocks activity(std::vector<hybrid::HeldRegion>& held) const {
+    std::vector<gpu::RegionActivity> regions;
+    for (const Region& region : regions_) regions.push_back(pool_->activity(region.id));
+    return activity(held, regions);
+  }
+
+  // The same from the regions' activity as read already, in regions_ order.
+  hybrid::ActivityBlocks activity(std::vector<hybrid::HeldRegion>& held,
+                                  std::span<const gpu::RegionActivity> regions) const {
     hybrid::ActivityBlocks active(options_.clusters.block, torus_);
     std::vector<int64_t> active_ghosts(regions_.size(), 0);
     for (int32_t slot : grid_.active()) {
@@ -543,7 +553,7 @@ class HybridBackend final : public Backend {
     }
     for (size_t i = 0; i < regions_.size(); ++i) {
       const Region& region = regions_[i];
-      const gpu::RegionActivity activity = pool_->activity(region.id);
+      const gpu::RegionActivity& activity = regions[i];
       active.add_flags(region.rect, activity.changed);
       const auto changed = std::count(activity.changed.begin(), activity.changed.end(), 1);
       held.push_back(

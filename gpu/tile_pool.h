@@ -114,7 +114,8 @@ class TilePool {
   // they must stay valid. The host can then work on an epoch's results
   // while the next epoch runs. Between a download_async() and its
   // finish_downloads(), only upload(), step_async(), wait(), more
-  // download_async() calls, name() and stats() may be called.
+  // download_async() and activity_async() calls, name() and stats() may be
+  // called.
   virtual void download_async(int region, std::span<const TileCoord> coords,
                               std::span<Tile> current, std::span<Tile> previous) = 0;
   // Waits for the downloads queued since the last call and fills their
@@ -122,6 +123,12 @@ class TilePool {
   // wait()), which it does not wait for.
   virtual void finish_downloads() = 0;
   virtual RegionActivity activity(int region) = 0;
+  // activity() queued like download_async(): the copy goes ahead of any
+  // later step_async(), so it reads what the epoch waited for last left,
+  // and `out` is filled by finish_downloads(), until which it must stay
+  // valid. The host can then plan from an epoch's activity while the next
+  // epoch runs.
+  virtual void activity_async(int region, RegionActivity& out) = 0;
   virtual TilePoolStats stats() const = 0;
 };
 

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <utility>
 
 #include "engine/core/error.h"
 #include "gpu/device_memory.cuh"
@@ -128,13 +129,29 @@ EpochPlan plan_epoch(int generations, int current, int previous) {
 
 struct DeviceRegion {
   RegionGeometry geometry;
-  std::vector<uint32_t> slots;      // by position
-  DeviceBuffer<uint32_t> table;     // slots, kRingTile on ring positions
-  DeviceBuffer<uint32_t> activity;  // tile_field.cuh: population, then flags
+  std::vector<uint32_t> slots;           // by position
+  DeviceBuffer<uint32_t> table;          // slots, kRingTile on ring positions
+  DeviceBuffer<uint32_t> activity;       // tile_field.cuh: population, then flags
+  PinnedBuffer<uint32_t> activity_host;  // where activity_async() copies it
   size_t activity_words() const {
     return kActivityHeaderWords + static_cast<size_t>(geometry.owned.area());
   }
 };
+
+// A region's activity buffer as the host reads it (tile_field.cuh).
+RegionActivity read_activity(const uint32_t* words, size_t count) {
+  RegionActivity activity;
+  std::memcpy(&activity.population, words, sizeof activity.population);
+  const size_t owned = count - kActivityHeaderWords;
+  activity.changed.resize(owned);
+  activity.nonempty.resize(owned);
+  for (size_t i = 0; i < owned; ++i) {
+    const uint32_t flags = words[kActivityHeaderWords + i];
+    activity.changed[i] = (flags & kTileChanged) != 0;
+    activity.nonempty[i] = (flags & kTileNonempty) != 0;
+  }
+  return activity;
+}
 
 // Pinned and device staging of one batch: `tiles` entries, then the tiles
 // from the next 512-byte boundary, so that a batch crosses in one copy.
@@ -174,7 +191,7 @@ class CudaTilePool final : public TilePool {
   }
 
   int add_region(const TileRect& owned) override {
-    GOL_CHECK(!pending_ && queued_.empty());
+    GOL_CHECK(!pending_ && nothing_queued());
     DeviceRegion region{make_region_geometry(owned, torus_tiles_x_, torus_tiles_y_), {}, {}, {}};
     for (const auto& [id, other] : regions_)
       GOL_CHECK(!regions_conflict(region.geometry, other.geometry));
@@ -200,7 +217,7 @@ class CudaTilePool final : public TilePool {
   }
 
   void remove_region(int region_id) override {
-    GOL_CHECK(!pending_ && queued_.empty());
+    GOL_CHECK(!pending_ && nothing_queued());
     const auto it = regions_.find(region_id);
     GOL_CHECK(it != regions_.end());
     free_slots_.insert(free_slots_.end(), it->second.slots.begin(), it->second.slots.end());
@@ -309,9 +326,14 @@ class CudaTilePool final : public TilePool {
   }
 
   void finish_downloads() override {
-    if (queued_.empty()) return;
+    if (nothing_queued()) return;
     ScopedSeconds timer(stats_.transfer_seconds);
     downloads_done_.wait();
+    for (const QueuedActivity& queued : queued_activity_) {
+      *queued.out =
+          read_activity(queued.region->activity_host.get(), queued.region->activity_words());
+    }
+    queued_activity_.clear();
     for (const QueuedDownload& download : queued_) {
       const Tile* tiles = queued_tiles_host_.get() + download.first;
       std::copy_n(tiles, download.count, download.current.begin());
@@ -324,27 +346,25 @@ class CudaTilePool final : public TilePool {
   }
 
   RegionActivity activity(int region_id) override {
-    GOL_CHECK(!pending_ && queued_.empty());
-    const DeviceRegion& region = find(region_id);
-    std::vector<uint32_t> words(region.activity_words());
-    {
-      ScopedSeconds timer(stats_.transfer_seconds);
-      GOL_CUDA_CHECK(cudaMemcpyAsync(words.data(), region.activity.get(), region.activity.bytes(),
-                                     cudaMemcpyDeviceToHost, stream_.get()));
-      GOL_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
-    }
-    count_activity(stats_, region.geometry);
+    GOL_CHECK(!pending_ && nothing_queued());
     RegionActivity activity;
-    std::memcpy(&activity.population, words.data(), sizeof activity.population);
-    const size_t owned = words.size() - kActivityHeaderWords;
-    activity.changed.resize(owned);
-    activity.nonempty.resize(owned);
-    for (size_t i = 0; i < owned; ++i) {
-      const uint32_t flags = words[kActivityHeaderWords + i];
-      activity.changed[i] = (flags & kTileChanged) != 0;
-      activity.nonempty[i] = (flags & kTileNonempty) != 0;
-    }
+    activity_async(region_id, activity);
+    finish_downloads();
     return activity;
+  }
+
+  void activity_async(int region_id, RegionActivity& out) override {
+    GOL_CHECK(!pending_);
+    DeviceRegion& region = find(region_id);
+    ScopedSeconds timer(stats_.transfer_seconds);
+    if (region.activity_host.size() < region.activity_words()) {
+      region.activity_host = PinnedBuffer<uint32_t>(region.activity_words());
+    }
+    GOL_CUDA_CHECK(cudaMemcpyAsync(region.activity_host.get(), region.activity.get(),
+                                   region.activity.bytes(), cudaMemcpyDeviceToHost, stream_.get()));
+    downloads_done_.record(stream_.get());
+    queued_activity_.push_back({&region, &out});
+    count_activity(stats_, region.geometry);
   }
 
   TilePoolStats stats() const override { return stats_; }
@@ -352,6 +372,11 @@ class CudaTilePool final : public TilePool {
  private:
   uint4* vectors(int array) const { return reinterpret_cast<uint4*>(arrays_[array].get()); }
 
+  bool nothing_queued() const { return queued_.empty() && queued_activity_.empty(); }
+
+  DeviceRegion& find(int region) {
+    return const_cast<DeviceRegion&>(std::as_const(*this).find(region));
+  }
   const DeviceRegion& find(int region) const {
     const auto it = regions_.find(region);
     GOL_CHECK(it != regions_.end());
@@ -467,6 +492,11 @@ class CudaTilePool final : public TilePool {
   bool pending_ = false;
   // Downloads queued by download_async(), their tiles in the queued_
   // buffers in order, complete when downloads_done_ is reached.
+  struct QueuedActivity {
+    const DeviceRegion* region;
+    RegionActivity* out;
+  };
+  std::vector<QueuedActivity> queued_activity_;
   struct QueuedDownload {
     size_t first;
     size_t count;

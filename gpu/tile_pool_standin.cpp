@@ -177,6 +177,15 @@ class StandinTilePool final : public TilePool {
 
   void finish_downloads() override { downloads_queued_ = false; }
 
+  // Read at once, as download_async() reads its tiles.
+  void activity_async(int region_id, RegionActivity& out) override {
+    GOL_CHECK(!pending_);
+    const StandinRegion& region = find(region_id);
+    count_activity(stats_, region.geometry);
+    out = region.activity;
+    downloads_queued_ = true;
+  }
+
   RegionActivity activity(int region_id) override {
     GOL_CHECK(!pending_ && !downloads_queued_);
     const StandinRegion& region = find(region_id);

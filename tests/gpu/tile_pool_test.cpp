@@ -388,11 +388,22 @@ TEST_P(TilePoolTest, QueuedDownloadsReadTheTilesBeforeTheNextEpoch) {
   std::vector<Tile> current_a(owned_a.size());
   std::vector<Tile> previous_a(owned_a.size());
   std::vector<Tile> current_b(owned_b.size());
+  const RegionActivity expected_b = pool->activity(ids[1]);
   pool->download_async(ids[0], owned_a, current_a, previous_a);
   pool->download_async(ids[1], owned_b, current_b, {});
+  RegionActivity activity_b;
+  pool->activity_async(ids[1], activity_b);
   pool->step_async(5);
   pool->finish_downloads();
   pool->wait();
+  // The activity as the first epoch left it, not the second's.
+  EXPECT_EQ(activity_b.changed, expected_b.changed);
+  EXPECT_EQ(activity_b.nonempty, expected_b.nonempty);
+  EXPECT_EQ(activity_b.population, expected_b.population);
+  uint64_t population_b = 0;
+  for (const TileCoord& c : owned_b) population_b += tile_at(history[3], plane, c).population();
+  EXPECT_EQ(activity_b.population, population_b);
+  EXPECT_NE(pool->activity(ids[1]).population, activity_b.population) << "the second epoch ran";
   // The rings went up at generation 1, so the owned tiles are exact at 3.
   EXPECT_EQ(current_a, tiles_at(history[3], plane, owned_a));
   EXPECT_EQ(previous_a, tiles_at(history[2], plane, owned_a));
