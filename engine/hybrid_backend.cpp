@@ -324,10 +324,11 @@ class HybridBackend final : public Backend {
   // torus has no ring and no CPU side to exchange with, so it runs on until
   // the next partition pass (or max_partition_interval epochs' worth with
   // fixed regions) in one epoch: one launch sequence and one wait instead of
-  // one for every epoch_generations.
+  // one for every epoch_generations. With no region the CPU alone runs on
+  // the same way, its workers kept spinning through the whole stretch.
   int epoch_length(uint64_t generations) const {
     uint64_t longest = static_cast<uint64_t>(options_.epoch_generations);
-    if (regions_.size() == 1 && wraps_whole_torus(regions_.front().rect)) {
+    if (regions_.empty() || holds_only_the_whole_torus()) {
       const int epochs_left = options_.fixed_regions.empty()
                                   ? partition_interval_ - epochs_since_partition_
                                   : options_.max_partition_interval;

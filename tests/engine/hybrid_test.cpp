@@ -319,6 +319,27 @@ TEST_P(HybridTest, ClustersMigrateBetweenTheSidesAsTheyGrowAndSettle) {
   EXPECT_GT(hybrid->stats().bytes_downloaded, 0u);
 }
 
+TEST_P(HybridTest, AWorldLeftToTheCpuRunsOnUntilThePartitionPasses) {
+  // Two gliders stay on the CPU (no cluster is worth a region), so epochs
+  // last until the next pass: passes every 4 epochs of 32, then ever less
+  // often up to every 32, so 3200 generations take 6 epochs (128, 256, 512,
+  // 1024, 1024 and the last 256), not 100.
+  HybridOptions options;
+  options.fixed_costs = hybrid::CostModel{};
+  const CellSet cells = picture({".O.", "..O", "OOO"}, 0, 0);
+  CellSet both = cells;
+  for (const Cell& cell : cells.translated(500, -300).cells()) both.set(cell);
+  auto hybrid = make(options);
+  hybrid->load(both, Rule::conway(), Topology::plane());
+  auto oracle = cpu::make_bit_backend();
+  oracle->load(both, Rule::conway(), Topology::plane());
+  hybrid->step(3200);
+  oracle->step(3200);
+  EXPECT_TRUE(hybrid->cells() == oracle->cells());
+  EXPECT_EQ(hybrid->stats().tiles_gpu, 0u);
+  EXPECT_EQ(hybrid->stats().epochs, 6u);
+}
+
 TEST_P(HybridTest, SleepingWorldsCostNothing) {
   // Blocks and blinkers: after a few generations nothing is active, on
   // either side, and a billion generations take no epochs.
