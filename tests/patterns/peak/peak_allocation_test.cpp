@@ -21,13 +21,19 @@ namespace {
 std::atomic<uint64_t> held_bytes{0};
 std::atomic<uint64_t> peak_bytes{0};
 
-void* counted(void* p) {
-  if (p == nullptr) throw std::bad_alloc();
+// Counts a block, or passes null on (the nothrow forms).
+void* counted_or_null(void* p) noexcept {
+  if (p == nullptr) return p;
   const uint64_t now = held_bytes += malloc_usable_size(p);
   uint64_t peak = peak_bytes.load();
   while (now > peak && !peak_bytes.compare_exchange_weak(peak, now)) {
   }
   return p;
+}
+
+void* counted(void* p) {
+  if (p == nullptr) throw std::bad_alloc();
+  return counted_or_null(p);
 }
 
 void uncounted(void* p) {
@@ -36,17 +42,39 @@ void uncounted(void* p) {
   std::free(p);
 }
 
-void* aligned(size_t size, std::align_val_t alignment) {
+void* aligned_block(size_t size, std::align_val_t alignment) noexcept {
   const auto align = static_cast<size_t>(alignment);
-  return counted(std::aligned_alloc(align, (size + align - 1) / align * align));
+  return std::aligned_alloc(align, (size + align - 1) / align * align);
 }
 
 }  // namespace
 
 void* operator new(size_t size) { return counted(std::malloc(size)); }
 void* operator new[](size_t size) { return counted(std::malloc(size)); }
-void* operator new(size_t size, std::align_val_t alignment) { return aligned(size, alignment); }
-void* operator new[](size_t size, std::align_val_t alignment) { return aligned(size, alignment); }
+void* operator new(size_t size, std::align_val_t alignment) {
+  return counted(aligned_block(size, alignment));
+}
+void* operator new[](size_t size, std::align_val_t alignment) {
+  return counted(aligned_block(size, alignment));
+}
+// The nothrow forms too (std::stable_sort's buffer uses one): every block
+// must come from malloc, since every delete below frees it.
+void* operator new(size_t size, const std::nothrow_t&) noexcept {
+  return counted_or_null(std::malloc(size));
+}
+void* operator new[](size_t size, const std::nothrow_t&) noexcept {
+  return counted_or_null(std::malloc(size));
+}
+void* operator new(size_t size, std::align_val_t alignment, const std::nothrow_t&) noexcept {
+  return counted_or_null(aligned_block(size, alignment));
+}
+void* operator new[](size_t size, std::align_val_t alignment, const std::nothrow_t&) noexcept {
+  return counted_or_null(aligned_block(size, alignment));
+}
+void operator delete(void* p, const std::nothrow_t&) noexcept { uncounted(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { uncounted(p); }
+void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { uncounted(p); }
+void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { uncounted(p); }
 void operator delete(void* p) noexcept { uncounted(p); }
 void operator delete[](void* p) noexcept { uncounted(p); }
 void operator delete(void* p, size_t) noexcept { uncounted(p); }
