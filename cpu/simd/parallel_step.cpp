@@ -110,22 +110,16 @@ void ParallelTileStepper::parallel_for(size_t count,
 
 namespace {
 
-// The ticket: the pass (high 32 bits) and its chunk count (low 32). A
-// share: the pass (24 bits), the next chunk to take and the end of the
-// share (20 bits each), so that a member still finishing one pass can
-// never take a chunk of the next, nor read one pass's share with the
+// A share's word: the pass (24 bits), the next chunk to take and the end
+// of the share (20 bits each), so that a member still finishing one pass
+// can never take a chunk of the next, nor read one pass's share with the
 // other's bounds.
-constexpr int kPassShift = 32;
-constexpr uint64_t kLowMask = 0xffffffff;
 constexpr int kSharePassShift = 40;
 constexpr int kNextShift = 20;
 constexpr uint64_t kChunkFieldMask = (uint64_t{1} << 20) - 1;
 constexpr uint64_t kSharePassMask = (uint64_t{1} << 24) - 1;
 // Chunks of a pass: a share's 20-bit fields.
 constexpr uint64_t kMaxChunks = kChunkFieldMask;
-
-uint64_t pass_of(uint64_t ticket) { return ticket >> kPassShift; }
-uint64_t chunks_of(uint64_t ticket) { return ticket & kLowMask; }
 
 uint64_t share_word(uint64_t pass, uint64_t next, uint64_t end) {
   return (pass & kSharePassMask) << kSharePassShift | next << kNextShift | end;
@@ -167,11 +161,10 @@ uint64_t WorkerCrew::share_begin(int member, int members, uint64_t chunks) {
   return chunks * static_cast<uint64_t>(member) / static_cast<uint64_t>(members);
 }
 
-bool WorkerCrew::take_from(int owner, uint64_t ticket, uint64_t& chunk) {
+bool WorkerCrew::take_from(int owner, uint64_t pass, uint64_t& chunk) {
   std::atomic<uint64_t>& next = shares_[static_cast<size_t>(owner)].next;
-  const uint64_t pass = pass_of(ticket) & kSharePassMask;
   uint64_t word = next.load(std::memory_order_acquire);
-  while (share_pass(word) == pass && share_next(word) < share_end(word)) {
+  while (share_pass(word) == (pass & kSharePassMask) && share_next(word) < share_end(word)) {
     if (next.compare_exchange_weak(word, word + (uint64_t{1} << kNextShift),
                                    std::memory_order_acq_rel, std::memory_order_acquire)) {
       chunk = share_next(word);
@@ -181,15 +174,15 @@ bool WorkerCrew::take_from(int owner, uint64_t ticket, uint64_t& chunk) {
   return false;
 }
 
-void WorkerCrew::take_chunks(int member, uint64_t ticket) {
-  // Read after the ticket: a newer count than the ticket's pass only
-  // changes who helps, never which chunks exist.
+void WorkerCrew::take_chunks(int member, uint64_t pass) {
+  // Read after the pass: a newer pass's count only changes who helps,
+  // never which chunks exist.
   const int members = members_.load(std::memory_order_relaxed);
   if (member >= members) return;
   for (int offset = 0; offset < members; ++offset) {
     const int owner = (member + offset) % members;
     uint64_t chunk = 0;
-    while (take_from(owner, ticket, chunk)) {
+    while (take_from(owner, pass, chunk)) {
       // The pass is not done while this chunk is not, so its fields hold.
       const size_t begin = static_cast<size_t>(chunk) * chunk_;
       (*body_)(begin, std::min(count_, begin + chunk_));
@@ -201,15 +194,15 @@ void WorkerCrew::take_chunks(int member, uint64_t ticket) {
 void WorkerCrew::serve(int member) {
   fork_join_acquire(this);
   while (!stopping_.load(std::memory_order_acquire)) {
-    const uint64_t seen = ticket_.load(std::memory_order_acquire);
+    const uint64_t seen = pass_.load(std::memory_order_acquire);
     take_chunks(member, seen);
     const auto sleep_at = std::chrono::steady_clock::now() + kSpinBeforeSleep;
     bool sleepy = false;
-    for (int spins = 1; ticket_.load(std::memory_order_acquire) == seen &&
+    for (int spins = 1; pass_.load(std::memory_order_acquire) == seen &&
                         !stopping_.load(std::memory_order_acquire);
          ++spins) {
       if (sleepy) {
-        ticket_.wait(seen, std::memory_order_acquire);
+        pass_.wait(seen, std::memory_order_acquire);
       } else {
         spin_pause();
         if (spins % kPausesPerClockRead == 0) sleepy = std::chrono::steady_clock::now() >= sleep_at;
@@ -221,9 +214,9 @@ void WorkerCrew::serve(int member) {
 
 void WorkerCrew::stop() {
   stopping_.store(true, std::memory_order_release);
-  // A new ticket, so that sleeping workers wake and see the flag.
-  ticket_.fetch_add(uint64_t{1} << kPassShift, std::memory_order_acq_rel);
-  ticket_.notify_all();
+  // A new pass, so that sleeping workers wake and see the flag.
+  pass_.fetch_add(1, std::memory_order_acq_rel);
+  pass_.notify_all();
 }
 
 void WorkerCrew::parallel_for(size_t count, size_t chunk,
@@ -239,7 +232,7 @@ void WorkerCrew::parallel_for(size_t count, size_t chunk,
   count_ = count;
   chunk_ = chunk;
   chunks_done_.store(0, std::memory_order_relaxed);
-  const uint64_t pass = pass_of(ticket_.load(std::memory_order_relaxed)) + 1;
+  const uint64_t pass = pass_.load(std::memory_order_relaxed) + 1;
   const int members = static_cast<int>(
       std::clamp<uint64_t>(chunks / kChunksPerMember, 1, static_cast<uint64_t>(threads_)));
   members_.store(members, std::memory_order_relaxed);
@@ -249,10 +242,9 @@ void WorkerCrew::parallel_for(size_t count, size_t chunk,
                    share_begin(member + 1, members, chunks)),
         std::memory_order_release);
   }
-  const uint64_t ticket = pass << kPassShift | chunks;
-  ticket_.store(ticket, std::memory_order_release);
-  ticket_.notify_all();
-  take_chunks(0, ticket);
+  pass_.store(pass, std::memory_order_release);
+  pass_.notify_all();
+  take_chunks(0, pass);
   while (chunks_done_.load(std::memory_order_acquire) < chunks) spin_pause();
 }
 

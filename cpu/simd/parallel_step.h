@@ -42,27 +42,28 @@ class WorkerCrew {
   // of each pass until stop().
   void serve(int member);
   void stop();
-  // Takes and runs chunks of the pass in `ticket`, this member's own share
-  // first, then what is left of the others', while any remain.
-  void take_chunks(int member, uint64_t ticket);
-  // Takes the next chunk of `owner`'s share of the pass in `ticket`; false
-  // when the share is spent or holds another pass.
-  bool take_from(int owner, uint64_t ticket, uint64_t& chunk);
+  // Takes and runs chunks of pass `pass`, this member's own share first,
+  // then what is left of the others', while any remain.
+  void take_chunks(int member, uint64_t pass);
+  // Takes the next chunk of `owner`'s share of pass `pass`; false when the
+  // share is spent or holds another pass.
+  bool take_from(int owner, uint64_t pass, uint64_t& chunk);
   // Where member `member`'s share of a pass of `chunks` among `members`
   // begins (and member - 1's ends).
   static uint64_t share_begin(int member, int members, uint64_t chunks);
 
-  // A member's share of the current pass: the pass (high 32 bits) and the
-  // next chunk to take (low 32), in one word so that a chunk is taken only
-  // from the pass it belongs to. A cache line each: every take writes it.
+  // A member's share of the current pass: the pass, the next chunk to take
+  // and the share's end, in one word (parallel_step.cpp) so that a chunk is
+  // taken only from the pass it belongs to. A cache line each: every take
+  // writes it.
   struct alignas(64) Share {
     std::atomic<uint64_t> next{0};
   };
 
   int threads_;
   ParallelTileStepper* fallback_;
-  // The pass (high 32 bits) and its chunk count (low 32).
-  std::atomic<uint64_t> ticket_{0};
+  // The current pass's number: a new one is what wakes the members.
+  std::atomic<uint64_t> pass_{0};
   std::vector<Share> shares_;
   // The members taking part in the current pass (0..members-1): passes of
   // a few chunks are shared among few.
