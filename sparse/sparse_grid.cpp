@@ -87,23 +87,21 @@ uint64_t plane_tiles_for(uint64_t pattern_tiles) {
 }  // namespace
 
 void SparseGrid::load(const CellSet& cells, const Topology& topology, bool keep_all_active) {
-  check_load_memory(cells, topology);
-  beyond_edge_.clear();
-  if (topology.is_torus()) {
-    load_torus(cells, topology);
-  } else {
-    load_plane(cells);
-  }
-  finish_load(keep_all_active);
+  load_cells(cells, topology, keep_all_active);
 }
 
 void SparseGrid::load(CellSet&& cells, const Topology& topology, bool keep_all_active) {
+  load_cells(std::move(cells), topology, keep_all_active);
+}
+
+template <typename Cells>
+void SparseGrid::load_cells(Cells&& cells, const Topology& topology, bool keep_all_active) {
   check_load_memory(cells, topology);
   beyond_edge_.clear();
   if (topology.is_torus()) {
     load_torus(cells, topology);
   } else {
-    load_plane(std::move(cells).take_tiles());
+    load_plane(std::forward<Cells>(cells));
   }
   finish_load(keep_all_active);
 }
@@ -190,12 +188,13 @@ void SparseGrid::load_plane(const CellSet& cells) {
   create_load_ring(loaded);
 }
 
-void SparseGrid::load_plane(CellSet::TileMap&& tiles) {
+void SparseGrid::load_plane(CellSet&& cells) {
   // Freed pages go back every so many tiles (about 2.8 MB of map nodes):
   // often enough that the pattern and the grid are never both whole, rarely
   // enough that walking the heap costs little. The reader filled the map
   // in row-major order, as it is taken apart, so whole pages come free.
   constexpr size_t kTilesPerReturn = 4096;
+  CellSet::TileMap tiles = std::move(cells).take_tiles();
   begin_plane_load(tiles.size());
   std::vector<int32_t> loaded;
   loaded.reserve(tiles.size());

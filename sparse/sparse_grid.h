@@ -165,13 +165,16 @@ class SparseGrid {
   void choose_next_plan();
   void plan_by_scan();
   void load_plane(const CellSet& cells);
-  void load_plane(CellSet::TileMap&& tiles);
+  void load_plane(CellSet&& cells);
   // The parts of a plane load around copying the tiles in: an empty map
   // with room for them, one tile placed (its slot noted in `loaded`), and
   // the absent neighbours a live border cell faces created.
   void begin_plane_load(size_t pattern_tiles);
   void place_loaded(TileCoord coord, const Tile& tile, std::vector<int32_t>& loaded);
   void create_load_ring(std::span<const int32_t> loaded);
+  // Either load(): `cells` copied, or taken apart on the plane.
+  template <typename Cells>
+  void load_cells(Cells&& cells, const Topology& topology, bool keep_all_active);
   // What every load ends with: the history and the first active list.
   void finish_load(bool keep_all_active);
   // Throws RuntimeError (exit 4) before anything is allocated when the grid

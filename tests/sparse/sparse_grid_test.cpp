@@ -77,7 +77,9 @@ TEST(SparseGrid, ALoadThatTakesTheCellsApartGivesTheSameWorld) {
     CellSet given = cells;
     SparseGrid taken;
     taken.load(std::move(given), topology, false);
-    if (!topology.is_torus()) EXPECT_TRUE(given.tiles().empty());
+    if (!topology.is_torus()) {
+      EXPECT_TRUE(given.tiles().empty());
+    }
     for (int generation = 0; generation <= 300; generation += 100) {
       ASSERT_TRUE(std::ranges::equal(copied.active(), taken.active()));
       ASSERT_TRUE(copied.cells() == taken.cells()) << "generation " << generation;
