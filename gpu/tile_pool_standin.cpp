@@ -186,11 +186,13 @@ class StandinTilePool final : public TilePool {
     downloads_queued_ = true;
   }
 
+  // The queued path, collected at once, as the CUDA pool does it.
   RegionActivity activity(int region_id) override {
     GOL_CHECK(!pending_ && !downloads_queued_);
-    const StandinRegion& region = find(region_id);
-    count_activity(stats_, region.geometry);
-    return region.activity;
+    RegionActivity activity;
+    activity_async(region_id, activity);
+    finish_downloads();
+    return activity;
   }
 
   TilePoolStats stats() const override { return stats_; }
