@@ -11,6 +11,7 @@
 
 #include "dist/band_layout.h"
 #include "dist/row_words.h"
+#include "engine/core/bit_count.h"
 #include "engine/core/error.h"
 #include "engine/grid_stepper.h"
 #include "sparse/sparse_grid.h"
@@ -145,7 +146,7 @@ class BandStepper {
   }
   RankFigures figures(const std::vector<uint64_t>& band) const {
     RankFigures figures = figures_;
-    for (uint64_t word : band) figures.population += static_cast<uint64_t>(std::popcount(word));
+    for (uint64_t word : band) figures.population += static_cast<uint64_t>(bit_count(word));
     return figures;
   }
   std::string simd_target() const { return cpu::simd_target_name(stepper_.library()); }

@@ -11,6 +11,7 @@
 #include <charconv>
 #include <cmath>
 
+#include "engine/core/bit_count.h"
 #include "engine/core/error.h"
 #include "engine/core/memory_budget.h"
 
@@ -162,8 +163,7 @@ void draw_density(const CellSet& cells, const View& view, std::vector<uint8_t>& 
         const int length = static_cast<int>(segment_end - x + 1);
         const uint64_t mask =
             length == kTileSize ? ~uint64_t{0} : ((uint64_t{1} << length) - 1) << from;
-        count_row[static_cast<size_t>(px)] +=
-            static_cast<uint64_t>(std::popcount(tile.rows[r] & mask));
+        count_row[static_cast<size_t>(px)] += static_cast<uint64_t>(bit_count(tile.rows[r] & mask));
         x = segment_end + 1;
       }
     }

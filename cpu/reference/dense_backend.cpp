@@ -2,10 +2,10 @@
 // around a reference kernel's CellGrid.
 #include "cpu/reference/dense_backend.h"
 
-#include <bit>
 #include <string>
 #include <utility>
 
+#include "engine/core/bit_count.h"
 #include "engine/core/error.h"
 #include "engine/core/memory_budget.h"
 
@@ -155,7 +155,7 @@ uint64_t DenseBackend::population() const {
   const int64_t words = grid_->width() / kTileSize;
   for (int64_t y = 0; y < grid_->height(); ++y) {
     for (int64_t word = 0; word < words; ++word) {
-      count += static_cast<uint64_t>(std::popcount(grid_->load_word(word, y)));
+      count += static_cast<uint64_t>(bit_count(grid_->load_word(word, y)));
     }
   }
   return count;

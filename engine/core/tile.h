@@ -10,11 +10,11 @@
 #pragma once
 
 #include <array>
-#include <bit>
 #include <compare>
 #include <cstddef>
 #include <cstdint>
 
+#include "engine/core/bit_count.h"
 #include "gol/geometry.h"  // Cell, BBox
 
 namespace gol {
@@ -39,7 +39,7 @@ struct alignas(64) Tile {
   }
   uint64_t population() const {
     uint64_t count = 0;
-    for (uint64_t row : rows) count += static_cast<uint64_t>(std::popcount(row));
+    for (uint64_t row : rows) count += static_cast<uint64_t>(bit_count(row));
     return count;
   }
   friend bool operator==(const Tile&, const Tile&) = default;

@@ -21,14 +21,8 @@ using BandMask = uint8_t;
 inline constexpr BandMask kAllBands = 0xFF;
 static_assert(kTileBands == 8, "a band mask is one byte");
 
-// The bands set in `bands`. Bit arithmetic, not std::popcount: without
-// -mpopcnt (the build has no -march) that is a library call.
-constexpr int band_count(BandMask bands) {
-  unsigned x = bands;
-  x = x - ((x >> 1) & 0x55u);
-  x = (x & 0x33u) + ((x >> 2) & 0x33u);
-  return static_cast<int>((x + (x >> 4)) & 0x0Fu);
-}
+// The bands set in `bands`.
+constexpr int band_count(BandMask bands) { return bit_count(bands); }
 static_assert(band_count(0) == 0 && band_count(0xFF) == 8 && band_count(0x5A) == 4);
 
 struct TileChange {
