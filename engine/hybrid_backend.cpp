@@ -103,6 +103,10 @@ class CarriedTiles {
   bool sorted_ = true;
 };
 
+// How many times max_partition_interval the passes of a torus held whole
+// by the GPU may stretch to.
+constexpr int kWholeTorusIntervalFactor = 4;
+
 class HybridBackend final : public Backend {
  public:
   HybridBackend(const BackendOptions& options, std::unique_ptr<gpu::TilePool> pool,
@@ -280,11 +284,15 @@ class HybridBackend final : public Backend {
 
   // Passes come every partition_every epochs after a change, and ever less
   // often while they change nothing.
+  // A torus held whole by the GPU waits longer still: the pass can only
+  // hand it back once it falls asleep, and a late return costs one epoch.
   void after_partition_pass(bool changed) {
+    const int longest = holds_only_the_whole_torus()
+                            ? kWholeTorusIntervalFactor * options_.max_partition_interval
+                            : options_.max_partition_interval;
     partition_interval_ =
         changed ? options_.partition_every
-                : std::max(options_.partition_every,
-                           std::min(2 * partition_interval_, options_.max_partition_interval));
+                : std::max(options_.partition_every, std::min(2 * partition_interval_, longest));
     epochs_since_partition_ = 0;
   }
 
@@ -326,6 +334,9 @@ class HybridBackend final : public Backend {
   // fixed regions) in one epoch: one launch sequence and one wait instead of
   // one for every epoch_generations. With no region the CPU alone runs on
   // the same way, its workers kept spinning through the whole stretch.
+  // Such a stretch that would leave less than half of itself for one more
+  // takes the rest too: an epoch's start and end cost the same however
+  // long it runs.
   int epoch_length(uint64_t generations) const {
     uint64_t longest = static_cast<uint64_t>(options_.epoch_generations);
     if (regions_.empty() || holds_only_the_whole_torus()) {
@@ -333,6 +344,7 @@ class HybridBackend final : public Backend {
                                   ? partition_interval_ - epochs_since_partition_
                                   : options_.max_partition_interval;
       longest *= static_cast<uint64_t>(std::max(1, epochs_left));
+      if (generations > longest && generations - longest < longest / 2) longest = generations;
     }
     return static_cast<int>(std::min(longest, generations));
   }
@@ -447,8 +459,37 @@ class HybridBackend final : public Backend {
 
   void add_region(const TileRect& rect, CarriedTiles& carried) {
     Region region;
-    region.rect = rect;
     region.id = pool_->add_region(rect);
+    lay_out(region, rect);
+    upload_owned(region.id, region.owned, carried);
+    take_ownership(region);
+    regions_.push_back(std::move(region));
+  }
+
+  // A region growing alone grows in place on the pool: what it owned stays
+  // there, and only the tiles it gains go up (from the grid, which holds
+  // them exactly: they were the CPU's, or absent).
+  void grow_region(Region& region, const TileRect& rect) {
+    const TileRect old_rect = region.rect;
+    pool_->grow_region(region.id, rect);
+    lay_out(region, rect);
+    std::vector<TileCoord> gained;
+    for (const TileCoord& coord : region.owned) {
+      if (!hybrid::rect_contains(old_rect, coord, torus_)) gained.push_back(coord);
+    }
+    CarriedTiles none;
+    upload_owned(region.id, gained, none);
+    take_ownership(region);
+    region.epochs_held = 0;
+    region.stepped = false;
+  }
+
+  // The region's tiles for `rect`: owned, ring and boundary.
+  void lay_out(Region& region, const TileRect& rect) const {
+    region.rect = rect;
+    region.owned.clear();
+    region.ring.clear();
+    region.boundary.clear();
     const bool whole = wraps_whole_torus(rect);
     for (int64_t dy = -1; dy <= rect.height; ++dy) {
       for (int64_t dx = -1; dx <= rect.width; ++dx) {
@@ -463,26 +504,30 @@ class HybridBackend final : public Backend {
         if (edge && !whole) region.boundary.push_back(coord);
       }
     }
-    upload_owned(region, carried);
+  }
+
+  // The grid's owners for the region's tiles: the GPU's, and ghosts on its
+  // boundary.
+  void take_ownership(Region& region) {
     for (const TileCoord& coord : region.owned)
       grid_.set_owner(grid_.map().find(coord), TileOwner::kGpu);
+    region.boundary_slots.clear();
     for (const TileCoord& coord : region.boundary) {
       const int32_t slot = grid_.map().find(coord);
       grid_.set_owner(slot, TileOwner::kGhost);
       region.boundary_slots.push_back(slot);
     }
-    regions_.push_back(std::move(region));
   }
 
-  // A new region's tiles at t and t-1: carried ones from the regions it
+  // Owned tiles of a region at t and t-1: carried ones from the regions it
   // replaces, the rest from the grid, which holds them exactly until now.
-  // The pool starts with every tile dead, so only live ones go up.
-  void upload_owned(const Region& region, CarriedTiles& carried) {
+  // The pool starts them dead, so only live ones go up.
+  void upload_owned(int region_id, std::span<const TileCoord> owned, CarriedTiles& carried) {
     const int parity = static_cast<int>(grid_.generation() & 1);
     std::vector<TileCoord> coords;
     std::vector<Tile> current;
     std::vector<Tile> previous;
-    for (const TileCoord& coord : region.owned) {
+    for (const TileCoord& coord : owned) {
       const int32_t slot = grid_.ensure_tile(coord);
       GOL_CHECK(slot != sparse::TileMap::kAbsent);
       auto [now, before] = carried.find(coord);
@@ -498,7 +543,7 @@ class HybridBackend final : public Backend {
     // At generation 0 the grid's t-1 is t itself, which is what the pool
     // assumes without it.
     if (grid_.generation() == 0) previous.clear();
-    if (!coords.empty()) pool_->upload(region.id, coords, current, previous);
+    if (!coords.empty()) pool_->upload(region_id, coords, current, previous);
   }
 
   // Takes a region off the pool into `carried`, for a region that replaces
@@ -590,25 +635,57 @@ class HybridBackend final : public Backend {
                        std::span<const hybrid::HeldRegion> held) {
     if (plan.release.empty() && plan.add.empty()) return false;
     const auto start = std::chrono::steady_clock::now();
+    // An added rectangle holding exactly one released region is that
+    // region grown (by pool id: releasing others moves the indices).
+    std::vector<int> grows_from(plan.add.size(), -1);
+    std::vector<int64_t> grown_from_area(plan.add.size(), 0);
+    for (size_t a = 0; a < plan.add.size(); ++a) {
+      int holds = 0;
+      for (size_t index : plan.release) {
+        if (!hybrid::rect_contains(plan.add[a], held[index].rect, torus_)) continue;
+        grows_from[a] = regions_[index].id;
+        grown_from_area[a] = held[index].rect.area();
+        ++holds;
+      }
+      if (holds != 1) {
+        grows_from[a] = -1;
+        grown_from_area[a] = 0;
+      }
+    }
     // Released from the back, so the indices of the others stay valid.
     CarriedTiles carried;
     for (auto it = plan.release.rbegin(); it != plan.release.rend(); ++it) {
-      const TileRect& old_rect = regions_[*it].rect;
-      const bool grows = std::any_of(plan.add.begin(), plan.add.end(), [&](const TileRect& rect) {
-        return hybrid::rect_contains(rect, old_rect, torus_);
+      const Region& region = regions_[*it];
+      if (std::find(grows_from.begin(), grows_from.end(), region.id) != grows_from.end()) continue;
+      const bool merges = std::any_of(plan.add.begin(), plan.add.end(), [&](const TileRect& rect) {
+        return hybrid::rect_contains(rect, region.rect, torus_);
       });
-      if (grows) {
+      if (merges) {
         carry_region(*it, carried);
       } else {
         release_region(*it);
       }
     }
-    for (const TileRect& rect : plan.add) add_region(rect, carried);
+    for (size_t a = 0; a < plan.add.size(); ++a) {
+      if (grows_from[a] < 0) {
+        add_region(plan.add[a], carried);
+        continue;
+      }
+      const auto grown = std::find_if(regions_.begin(), regions_.end(),
+                                      [&](const Region& r) { return r.id == grows_from[a]; });
+      GOL_CHECK(grown != regions_.end());
+      grow_region(*grown, plan.add[a]);
+    }
     if (!options_.fixed_costs) {
-      uint64_t moved = 0;
-      for (size_t index : plan.release) moved += static_cast<uint64_t>(held[index].rect.area());
-      for (const TileRect& rect : plan.add) moved += static_cast<uint64_t>(rect.area());
-      costs_.observe_migration(seconds_since(start), moved);
+      // As the planner prices it: a region grown in place moves what it
+      // gains, one released or carried all its tiles.
+      int64_t moved = 0;
+      for (size_t index : plan.release) moved += held[index].rect.area();
+      for (size_t a = 0; a < plan.add.size(); ++a) {
+        // A grown region's old tiles, counted as released, stayed.
+        moved += plan.add[a].area() - 2 * grown_from_area[a];
+      }
+      costs_.observe_migration(seconds_since(start), static_cast<uint64_t>(moved));
     }
     grid_.replan();
     if (trace_) trace_partition(plan, held.size());

@@ -3,6 +3,7 @@
 #include "engine/hybrid_partition.h"
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 #include <unordered_map>
 
@@ -397,6 +398,26 @@ std::vector<Cluster> find_clusters(const ActivityBlocks& activity, const TorusTi
 
 namespace {
 
+// A glider moves one cell diagonally every four generations.
+constexpr int64_t kGliderGenerationsPerCell = 4;
+
+// The margin grown_by_fraction() adds beyond a region's cover, on its
+// narrower side (grown_by_fraction's own measure, from the grown side).
+int64_t growth_margin(const gpu::TileRect& grown, double fraction) {
+  const auto side = static_cast<double>(std::min(grown.width, grown.height));
+  return std::max<int64_t>(1, static_cast<int64_t>(fraction * side / (1 + 2 * fraction)));
+}
+
+// Tiles crossing the bus when `rect` replaces the `absorbed` regions: one
+// region grows in place and moves only what it gains; several are taken
+// off the pool and put back as one.
+int64_t tiles_moved(const gpu::TileRect& rect, std::span<const gpu::TileRect> absorbed) {
+  if (absorbed.size() == 1) return rect.area() - absorbed[0].area();
+  int64_t moved = rect.area();
+  for (const gpu::TileRect& region : absorbed) moved += region.area();
+  return moved;
+}
+
 // A region of the plan being built: a held one kept, or a new one.
 struct Planned {
   gpu::TileRect rect;
@@ -473,41 +494,62 @@ std::optional<std::vector<GrownRegion>> grow_over(const std::vector<Planned>& pl
   return grown;
 }
 
-// When the regions can take in every active tile the CPU has left, the CPU
-// has no generation to step at all: its cost per generation (dispatch,
-// planning), which no single cluster's move saves, is saved too. A glider
-// stream leaving a soup is too thin to be a cluster of its own, but this way
-// its soup's region follows it while that is cheaper than the CPU's steps.
-void absorb_stragglers(std::vector<Planned>& plan, const ActivityBlocks& activity,
-                       const CostModel& costs, int generations, const TorusTiles& torus,
-                       const PartitionOptions& options) {
-  if (plan.empty()) return;
-  const std::vector<Straggler> stragglers = find_stragglers(plan, activity, torus);
-  if (stragglers.empty()) return;
+// The planned regions grown over `stragglers`, when that pays: returns
+// whether `plan` changed. `saves` says what moving them saves the CPU.
+enum class Saves { kEverything, kTheirTiles };
+
+bool absorb(std::vector<Planned>& plan, const std::vector<Straggler>& stragglers,
+            int64_t all_straggling, Saves saves, const CostModel& costs, int generations,
+            const TorusTiles& torus, const PartitionOptions& options) {
   int64_t straggling = 0;
   for (const Straggler& straggler : stragglers) straggling += straggler.active_tiles;
-  const double cpu_ns =
-      costs.cpu_generation_ns * generations + costs.cpu_epoch_ns(straggling, generations);
+  const double cpu_generations = costs.cpu_generation_ns * generations;
   const std::optional<std::vector<GrownRegion>> grown = grow_over(plan, stragglers, torus, options);
-  if (!grown) return;
-  double extra_ns = 0;
-  double moved_tiles = 0;
+  if (!grown) return false;
+  double gpu_ns = 0;
   for (const Planned& region : plan) {
-    extra_ns -= costs.gpu_epoch_ns(region.rect, torus, generations, region.active_ghosts);
+    gpu_ns += costs.gpu_epoch_ns(region.rect, torus, generations, region.active_ghosts);
   }
+  double grown_ns = 0;
+  double moved_tiles = 0;
+  // The thinnest margin a grown region gains beyond the stragglers.
+  int64_t margin_tiles = std::numeric_limits<int64_t>::max();
   for (const GrownRegion& region : *grown) {
     const bool unchanged = region.unchanged(plan);
     const int64_t ghosts = unchanged ? plan[region.members[0]].active_ghosts : 0;
-    extra_ns += costs.gpu_epoch_ns(region.rect, torus, generations, ghosts);
-    if (unchanged) continue;
-    moved_tiles += static_cast<double>(region.rect.area());
-    for (size_t member : region.members) {
-      moved_tiles += static_cast<double>(plan[member].rect.area());
+    grown_ns += costs.gpu_epoch_ns(region.rect, torus, generations, ghosts);
+    if (!unchanged) {
+      std::vector<gpu::TileRect> members;
+      for (size_t member : region.members) members.push_back(plan[member].rect);
+      moved_tiles += static_cast<double>(tiles_moved(region.rect, members));
+      margin_tiles = std::min(margin_tiles, growth_margin(region.rect, options.growth_fraction));
     }
   }
-  const bool earns_its_move =
-      (cpu_ns - extra_ns) * options.amortize_epochs >= costs.migrate_ns_per_tile * moved_tiles;
-  if (extra_ns > options.create_ratio * cpu_ns || !earns_its_move) return;
+  const double extra_ns = grown_ns - gpu_ns;
+  bool pays = false;
+  double saved_ns = 0;
+  double payback_epochs = options.amortize_epochs;
+  if (saves == Saves::kEverything) {
+    saved_ns = cpu_generations + costs.cpu_epoch_ns(straggling, generations) - extra_ns;
+    pays = extra_ns <= options.create_ratio * (saved_ns + extra_ns);
+  } else {
+    // The CPU still steps the rest, beside the GPU: what counts is the
+    // longer side of the epoch, before and after.
+    const double cpu_before = cpu_generations + costs.cpu_epoch_ns(all_straggling, generations);
+    const double cpu_after =
+        cpu_generations + costs.cpu_epoch_ns(all_straggling - straggling, generations);
+    const double before = std::max(cpu_before, gpu_ns);
+    saved_ns = before - std::max(cpu_after, grown_ns);
+    pays = saved_ns >= options.min_epoch_saving * before;
+    // Stragglers left behind mean debris flying outwards, and gliders, the
+    // commonest, take kGliderGenerationsPerCell a cell: the region's new
+    // margin holds them, and keeps saving, for that long.
+    const double margin_generations =
+        static_cast<double>(margin_tiles) * kTileSize * kGliderGenerationsPerCell;
+    payback_epochs = std::max(payback_epochs, margin_generations / generations);
+  }
+  const bool earns_its_move = saved_ns * payback_epochs >= costs.migrate_ns_per_tile * moved_tiles;
+  if (!pays || !earns_its_move) return false;
   std::vector<Planned> absorbed;
   for (const GrownRegion& region : *grown) {
     if (region.unchanged(plan)) {
@@ -517,6 +559,40 @@ void absorb_stragglers(std::vector<Planned>& plan, const ActivityBlocks& activit
     }
   }
   plan = std::move(absorbed);
+  return true;
+}
+
+// When the regions can take in every active tile the CPU has left, the CPU
+// has no generation to step at all: its cost per generation (dispatch,
+// planning), which no single cluster's move saves, is saved too. A glider
+// stream leaving a soup is too thin to be a cluster of its own, but this way
+// its soup's region follows it while that is cheaper than the CPU's steps.
+// Failing that, the regions may take in the stragglers near them: a large
+// soup's escaping gliders, with its faster ships far ahead of them, are too
+// spread for one region, but the shell of them just beyond the soup's region
+// is cheaper on the GPU, which is mostly idle beside a CPU stepping them.
+void absorb_stragglers(std::vector<Planned>& plan, const ActivityBlocks& activity,
+                       const CostModel& costs, int generations, const TorusTiles& torus,
+                       const PartitionOptions& options) {
+  if (plan.empty()) return;
+  const std::vector<Straggler> stragglers = find_stragglers(plan, activity, torus);
+  if (stragglers.empty()) return;
+  int64_t straggling = 0;
+  for (const Straggler& straggler : stragglers) straggling += straggler.active_tiles;
+  if (absorb(plan, stragglers, straggling, Saves::kEverything, costs, generations, torus,
+             options)) {
+    return;
+  }
+  std::vector<Straggler> near;
+  for (const Straggler& straggler : stragglers) {
+    const bool within_reach = std::any_of(plan.begin(), plan.end(), [&](const Planned& region) {
+      return rect_contains(grown_by_fraction(region.rect, options.growth_fraction, torus),
+                           straggler.rect, torus);
+    });
+    if (within_reach) near.push_back(straggler);
+  }
+  if (near.empty() || near.size() == stragglers.size()) return;
+  absorb(plan, near, straggling, Saves::kTheirTiles, costs, generations, torus, options);
 }
 
 }  // namespace
@@ -525,13 +601,36 @@ PartitionPlan plan_partition(std::span<const HeldRegion> held, std::span<const C
                              const ActivityBlocks& activity, const CostModel& costs,
                              int generations, const TorusTiles& torus,
                              const PartitionOptions& options) {
+  // The two sides of an epoch as held now: the CPU's active tiles (all the
+  // activity but the regions' flags) and every region.
+  int64_t cpu_active = 0;
+  for (const auto& [key, block] : activity.blocks()) cpu_active += block.count;
+  double gpu_side = 0;
+  for (const HeldRegion& region : held) {
+    cpu_active -= region.changed_tiles;
+    gpu_side += costs.gpu_epoch_ns(region.rect, torus, generations, region.active_ghosts);
+  }
+  const auto cpu_side = [&](int64_t tiles) {
+    return tiles > 0
+               ? costs.cpu_generation_ns * generations + costs.cpu_epoch_ns(tiles, generations)
+               : 0.0;
+  };
   std::vector<Planned> plan;
   for (size_t i = 0; i < held.size(); ++i) {
     const HeldRegion& region = held[i];
     if (region.changed_tiles == 0) continue;  // asleep: the CPU holds it for free
     const double on_gpu = costs.gpu_epoch_ns(region.rect, torus, generations, region.active_ghosts);
     const double on_cpu = costs.cpu_epoch_ns(region.changed_tiles, generations);
-    if (region.epochs_held >= options.min_epochs_held && on_gpu > options.keep_ratio * on_cpu) {
+    // A sparse region goes back, unless the CPU is busy already and taking
+    // it on would make the epoch longer: beside a CPU that is the longer
+    // side, the GPU's time is free.
+    const bool sparse =
+        region.epochs_held >= options.min_epochs_held && on_gpu > options.keep_ratio * on_cpu;
+    const bool lengthens = cpu_active > 0 && cpu_side(cpu_active + region.changed_tiles) >
+                                                 std::max(cpu_side(cpu_active), gpu_side);
+    if (sparse && !lengthens) {
+      gpu_side -= on_gpu;
+      cpu_active += region.changed_tiles;
       continue;
     }
     plan.push_back(
@@ -587,8 +686,7 @@ PartitionPlan plan_partition(std::span<const HeldRegion> held, std::span<const C
         absorbed.empty() ? cluster.active_tiles : activity.count_within(rect, absorbed_rects);
     const double extra_ns = costs.gpu_epoch_ns(rect, torus, generations, 0) - absorbed_ns;
     const double cpu_ns = costs.cpu_epoch_ns(moving, generations);
-    int64_t moved_tiles = rect.area();
-    for (const Planned& region : absorbed) moved_tiles += region.rect.area();
+    const int64_t moved_tiles = tiles_moved(rect, absorbed_rects);
     const bool earns_its_move = (cpu_ns - extra_ns) * options.amortize_epochs >=
                                 costs.migrate_ns_per_tile * static_cast<double>(moved_tiles);
     if (moving > 0 && extra_ns <= options.create_ratio * cpu_ns && earns_its_move) {

@@ -169,6 +169,10 @@ struct PartitionOptions {
   // A new or grown region must save the cost of moving its tiles within
   // this many epochs.
   int amortize_epochs = 32;
+  // A region grows over only some of the CPU's stragglers when that
+  // shortens the epoch's longer side (the two run at once) by at least this
+  // fraction.
+  double min_epoch_saving = 0.1;
 };
 
 struct PartitionPlan {

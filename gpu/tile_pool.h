@@ -86,6 +86,14 @@ class TilePool {
   // when the device memory would not hold it.
   virtual int add_region(const TileRect& owned) = 0;
   virtual void remove_region(int region) = 0;
+  // Enlarges a region in place to own `owned`, which must hold its owned
+  // rectangle (and, like add_region's, not conflict with other regions).
+  // The tiles it owned keep both generations where they are, so growing
+  // moves nothing across the bus but the region's new table; the tiles
+  // newly owned start empty in both generations (upload the live ones) and
+  // the ring dead. Throws RuntimeError when the device memory would not
+  // hold it.
+  virtual void grow_region(int region, const TileRect& owned) = 0;
 
   // Writes tiles of a region, in one batch. Each coord lies in the owned
   // rectangle or its ring (on a torus, any representative). `current` is

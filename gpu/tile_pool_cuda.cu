@@ -13,6 +13,7 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <span>
 #include <utility>
 
 #include "engine/core/error.h"
@@ -65,7 +66,7 @@ __global__ void gather_tiles(const uint32_t* entries, const uint4* current, cons
       from[static_cast<size_t>(entry >> kEntrySlotShift) * kTileVectors + lane];
 }
 
-// Empties every slot of a region's table in all three arrays.
+// Empties the listed slots in all three arrays (ring marks ignored).
 __global__ void zero_tiles(const uint32_t* table, int64_t count, uint4* a, uint4* b, uint4* c) {
   const int64_t tile = (int64_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32;
   const int lane = threadIdx.x & 31;
@@ -193,37 +194,43 @@ class CudaTilePool final : public TilePool {
   int add_region(const TileRect& owned) override {
     GOL_CHECK(!pending_ && nothing_queued());
     DeviceRegion region{make_region_geometry(owned, torus_tiles_x_, torus_tiles_y_), {}, {}, {}};
-    for (const auto& [id, other] : regions_)
-      GOL_CHECK(!regions_conflict(region.geometry, other.geometry));
-    const int64_t positions = region.geometry.positions();
-    region.slots = allocate_slots(positions);
-    std::vector<uint32_t> table(region.slots);
-    for (int64_t p = 0; p < positions; ++p) {
-      if (!region.geometry.is_owned(p)) table[static_cast<size_t>(p)] |= kRingTile;
-    }
-    region.table = DeviceBuffer<uint32_t>(table.size());
-    region.activity = DeviceBuffer<uint32_t>(region.activity_words());
-    GOL_CUDA_CHECK(cudaMemcpyAsync(region.table.get(), table.data(), region.table.bytes(),
-                                   cudaMemcpyHostToDevice, stream_.get()));
-    GOL_CUDA_CHECK(
-        cudaMemsetAsync(region.activity.get(), 0, region.activity.bytes(), stream_.get()));
-    zero_tiles<<<copy_blocks(positions), kCopyThreads, 0, stream_.get()>>>(
-        region.table.get(), positions, vectors(0), vectors(1), vectors(2));
-    GOL_CUDA_CHECK_LAUNCH();
+    check_no_conflict(region.geometry, -1);
+    region.slots = allocate_slots(region.geometry.positions());
+    install_table(region, region.slots);
     GOL_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
     const int id = next_id_++;
     regions_.emplace(id, std::move(region));
     return id;
   }
 
+  void grow_region(int region_id, const TileRect& owned) override {
+    GOL_CHECK(!pending_ && nothing_queued());
+    DeviceRegion& region = find(region_id);
+    RegionGeometry geometry = make_region_geometry(owned, torus_tiles_x_, torus_tiles_y_);
+    check_no_conflict(geometry, region_id);
+    const std::vector<int64_t> kept = kept_positions(region.geometry, geometry);
+    const auto fresh_count = static_cast<int64_t>(std::count(kept.begin(), kept.end(), -1));
+    const std::vector<uint32_t> fresh = allocate_slots(fresh_count);
+    std::vector<uint32_t> slots(kept.size());
+    for (size_t p = 0, next = 0; p < kept.size(); ++p) {
+      slots[p] = kept[p] >= 0 ? region.slots[static_cast<size_t>(kept[p])] : fresh[next++];
+    }
+    for (int64_t p = 0; p < region.geometry.positions(); ++p) {
+      if (!region.geometry.is_owned(p)) release_slot(region.slots[static_cast<size_t>(p)]);
+    }
+    sort_free_slots();
+    region.geometry = std::move(geometry);
+    region.slots = std::move(slots);
+    install_table(region, fresh);
+    GOL_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+  }
+
   void remove_region(int region_id) override {
     GOL_CHECK(!pending_ && nothing_queued());
     const auto it = regions_.find(region_id);
     GOL_CHECK(it != regions_.end());
-    free_slots_.insert(free_slots_.end(), it->second.slots.begin(), it->second.slots.end());
-    // Highest first, so allocation pops the lowest slots: a new region's
-    // tiles stay close together.
-    std::sort(free_slots_.begin(), free_slots_.end(), std::greater<>());
+    for (const uint32_t slot : it->second.slots) release_slot(slot);
+    sort_free_slots();
     regions_.erase(it);
   }
 
@@ -371,6 +378,43 @@ class CudaTilePool final : public TilePool {
 
  private:
   uint4* vectors(int array) const { return reinterpret_cast<uint4*>(arrays_[array].get()); }
+
+  void check_no_conflict(const RegionGeometry& geometry, int except) const {
+    for (const auto& [id, other] : regions_) {
+      if (id != except) GOL_CHECK(!regions_conflict(geometry, other.geometry));
+    }
+  }
+
+  void release_slot(uint32_t slot) { free_slots_.push_back(slot); }
+  // Highest first, so allocation pops the lowest slots: a new region's
+  // tiles stay close together.
+  void sort_free_slots() { std::sort(free_slots_.begin(), free_slots_.end(), std::greater<>()); }
+
+  // Queues the region's table (its slots, ring positions marked), a zeroed
+  // activity buffer, and the emptying of the `emptied` slots in all three
+  // arrays.
+  void install_table(DeviceRegion& region, std::span<const uint32_t> emptied) {
+    std::vector<uint32_t> table(region.slots);
+    for (int64_t p = 0; p < region.geometry.positions(); ++p) {
+      if (!region.geometry.is_owned(p)) table[static_cast<size_t>(p)] |= kRingTile;
+    }
+    region.table = DeviceBuffer<uint32_t>(table.size());
+    region.activity = DeviceBuffer<uint32_t>(region.activity_words());
+    GOL_CUDA_CHECK(cudaMemcpyAsync(region.table.get(), table.data(), region.table.bytes(),
+                                   cudaMemcpyHostToDevice, stream_.get()));
+    GOL_CUDA_CHECK(
+        cudaMemsetAsync(region.activity.get(), 0, region.activity.bytes(), stream_.get()));
+    if (emptied.empty()) return;
+    DeviceBuffer<uint32_t> list(emptied.size());
+    GOL_CUDA_CHECK(cudaMemcpyAsync(list.get(), emptied.data(), list.bytes(), cudaMemcpyHostToDevice,
+                                   stream_.get()));
+    const auto count = static_cast<int64_t>(emptied.size());
+    zero_tiles<<<copy_blocks(count), kCopyThreads, 0, stream_.get()>>>(
+        list.get(), count, vectors(0), vectors(1), vectors(2));
+    GOL_CUDA_CHECK_LAUNCH();
+    // The list must outlive the kernel.
+    GOL_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+  }
 
   bool nothing_queued() const { return queued_.empty() && queued_activity_.empty(); }
 

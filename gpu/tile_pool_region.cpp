@@ -48,6 +48,18 @@ int64_t RegionGeometry::owned_index(int64_t position) const {
   return (position / extended.width - 1) * owned.width + position % extended.width - 1;
 }
 
+std::vector<int64_t> kept_positions(const RegionGeometry& from, const RegionGeometry& to) {
+  std::vector<int64_t> kept(static_cast<size_t>(to.positions()), -1);
+  for (const int64_t position : from.owned_positions()) {
+    const TileCoord coord{from.extended.tx + position % from.extended.width,
+                          from.extended.ty + position / from.extended.width};
+    const int64_t there = to.position_of(coord);
+    GOL_CHECK(there >= 0 && to.is_owned(there));
+    kept[static_cast<size_t>(there)] = position;
+  }
+  return kept;
+}
+
 std::vector<int64_t> RegionGeometry::owned_positions() const {
   std::vector<int64_t> positions;
   positions.reserve(static_cast<size_t>(owned.area()));

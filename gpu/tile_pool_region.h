@@ -35,6 +35,11 @@ struct RegionGeometry {
   std::vector<int64_t> owned_positions() const;
 };
 
+// For each position of `to`, a region grown from `from` (its owned
+// rectangle holding all of `from`'s, checked), the owned position of `from`
+// whose tiles it keeps, or -1 where it starts empty (new tiles and ring).
+std::vector<int64_t> kept_positions(const RegionGeometry& from, const RegionGeometry& to);
+
 // Checks `owned` against the topology (aborting on a caller's logic error:
 // empty rectangle, coordinates outside the torus, a ring that would wrap
 // onto itself) and lays out its positions.

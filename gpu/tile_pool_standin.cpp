@@ -101,16 +101,22 @@ class StandinTilePool final : public TilePool {
 
   int add_region(const TileRect& owned) override {
     GOL_CHECK(!pending_ && !downloads_queued_);
-    RegionGeometry geometry = make_region_geometry(owned, torus_tiles_x_, torus_tiles_y_);
-    for (const auto& [id, other] : regions_) GOL_CHECK(!regions_conflict(geometry, other.geometry));
-    const size_t positions = static_cast<size_t>(geometry.positions());
-    const size_t owned_tiles = static_cast<size_t>(owned.area());
-    StandinRegion region{
-        std::move(geometry), std::vector<Tile>(positions), std::vector<Tile>(positions),
-        RegionActivity{std::vector<uint8_t>(owned_tiles), std::vector<uint8_t>(owned_tiles), 0}};
     const int id = next_id_++;
-    regions_.emplace(id, std::move(region));
+    regions_.emplace(id, empty_region(owned, id));
     return id;
+  }
+
+  void grow_region(int region_id, const TileRect& owned) override {
+    GOL_CHECK(!pending_ && !downloads_queued_);
+    StandinRegion& region = find(region_id);
+    StandinRegion grown = empty_region(owned, region_id);
+    const std::vector<int64_t> kept = kept_positions(region.geometry, grown.geometry);
+    for (size_t p = 0; p < kept.size(); ++p) {
+      if (kept[p] < 0) continue;
+      grown.current[p] = region.current[static_cast<size_t>(kept[p])];
+      grown.previous[p] = region.previous[static_cast<size_t>(kept[p])];
+    }
+    region = std::move(grown);
   }
 
   void remove_region(int region) override {
@@ -198,6 +204,20 @@ class StandinTilePool final : public TilePool {
   TilePoolStats stats() const override { return stats_; }
 
  private:
+  // A region owning `owned`, all dead, checked against the regions other
+  // than `id`.
+  StandinRegion empty_region(const TileRect& owned, int id) const {
+    RegionGeometry geometry = make_region_geometry(owned, torus_tiles_x_, torus_tiles_y_);
+    for (const auto& [other_id, other] : regions_) {
+      if (other_id != id) GOL_CHECK(!regions_conflict(geometry, other.geometry));
+    }
+    const auto positions = static_cast<size_t>(geometry.positions());
+    const auto owned_tiles = static_cast<size_t>(owned.area());
+    return {
+        std::move(geometry), std::vector<Tile>(positions), std::vector<Tile>(positions),
+        RegionActivity{std::vector<uint8_t>(owned_tiles), std::vector<uint8_t>(owned_tiles), 0}};
+  }
+
   StandinRegion& find(int region) {
     const auto it = regions_.find(region);
     GOL_CHECK(it != regions_.end());

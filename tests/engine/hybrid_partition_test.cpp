@@ -272,6 +272,28 @@ TEST(HybridPlan, RegionsReturnAsleepAtOnceAndSparseOnlyWhenOldEnough) {
   EXPECT_FALSE(keeps(static_cast<int64_t>(busy_enough) - 1));
 }
 
+TEST(HybridPlan, ASparseRegionStaysWhileTheCpuIsTheLongerSide) {
+  CostModel costs = simple_costs();
+  costs.cpu_generation_ns = 0;
+  const HeldRegion sparse{{0, 0, 40, 40}, 5, 0, 9};
+  const auto released = [&](const std::vector<TileCoord>& cpu_tiles) {
+    std::vector<TileCoord> active = cpu_tiles;
+    for (int64_t i = 0; i < sparse.changed_tiles; ++i) active.push_back({10 + i, 10});
+    return plan_partition({&sparse, 1}, {}, blocks_of(active), costs, 32, kPlane,
+                          PartitionOptions{})
+               .release.size() == 1;
+  };
+  // With the CPU idle, or busy but shorter than the region's epoch, the
+  // sparse region goes back.
+  EXPECT_TRUE(released({}));
+  EXPECT_TRUE(released({{500, 500}}));
+  // 200 CPU tiles (64 us an epoch) outlast the region (about 29 us): its
+  // five tiles would only lengthen the CPU's side.
+  std::vector<TileCoord> busy;
+  for (int64_t i = 0; i < 200; ++i) busy.push_back({500 + i % 20, 500 + i / 20});
+  EXPECT_FALSE(released(busy));
+}
+
 TEST(HybridPlan, ActivityInsideARegionChangesNothingAndBeyondItGrowsIt) {
   const CostModel costs = simple_costs();
   const HeldRegion region{{0, 0, 20, 20}, 400, 0, 3};
@@ -329,6 +351,43 @@ TEST(HybridPlan, FarStragglersStayOnTheCpu) {
                                             simple_costs(), 32, kPlane, no_minimum_age());
   EXPECT_TRUE(plan.release.empty());
   EXPECT_TRUE(plan.add.empty());
+}
+
+TEST(HybridPlan, StragglersNearARegionJoinItWhenTheCpuIsTheLongerSide) {
+  const HeldRegion region{{0, 0, 40, 40}, 800, 0, 9};
+  // A glider's two tiles within an eighth of the region's side, and a ship
+  // far off: taking both would grow the region some thirty times over.
+  const std::vector<TileCoord> active =
+      joined(filled({5, 5, 30, 30}), {{42, 20}, {43, 20}, {1000, 20}});
+  const std::vector<Cluster> clusters = find_clusters(blocks_of(active), kPlane, {});
+  const auto plan_with = [&](const CostModel& costs) {
+    return plan_partition({&region, 1}, clusters, blocks_of(active), costs, 32, kPlane,
+                          no_minimum_age());
+  };
+  // A CPU tile dearer than the region's growth: the near pair joins (the
+  // cover of region and pair, grown by an eighth of its side), the ship
+  // stays on the CPU.
+  CostModel dear_cpu_tiles = simple_costs();
+  dear_cpu_tiles.cpu_generation_ns = 0;
+  dear_cpu_tiles.cpu_ns_per_tile = 2000;
+  const PartitionPlan grown = plan_with(dear_cpu_tiles);
+  EXPECT_EQ(grown.release, (std::vector<size_t>{0}));
+  ASSERT_EQ(grown.add.size(), 1u);
+  EXPECT_EQ(grown.add[0], (TileRect{-5, -5, 54, 50}));
+  // The move (1100 tiles gained) must pay back while gliders cross the new
+  // margin (5 tiles: 1280 generations, 40 epochs), saving 128 us an epoch.
+  CostModel dear_moves = dear_cpu_tiles;
+  dear_moves.migrate_ns_per_tile = 4000;  // repaid in 35 epochs
+  EXPECT_EQ(plan_with(dear_moves).add.size(), 1u);
+  dear_moves.migrate_ns_per_tile = 5000;  // in 43
+  EXPECT_TRUE(plan_with(dear_moves).add.empty());
+  // Where the GPU is already the longer side, growing it only lengthens
+  // the epoch.
+  CostModel dear_gpu = dear_cpu_tiles;
+  dear_gpu.gpu_ns_per_tile = 100;
+  const PartitionPlan kept = plan_with(dear_gpu);
+  EXPECT_TRUE(kept.release.empty());
+  EXPECT_TRUE(kept.add.empty());
 }
 
 TEST(HybridPlan, AddedRegionsNeverConflictWithKeptOnes) {

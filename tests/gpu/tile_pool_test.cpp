@@ -360,6 +360,99 @@ TEST_P(TilePoolTest, RegionsAreIndependent) {
   }
 }
 
+// Tiles owned before and after have the region's steps
+// in both generations, each on a fresh table; the newly owned tiles start
+// empty until uploaded, and the grown region then steps exactly.
+void check_growth(TilePool& pool, const Layout& layout, const TileRect& from, const TileRect& to) {
+  const TileRect world =
+      layout.torus_x > 0 ? TileRect{0, 0, layout.torus_x, layout.torus_y} : grown(to, 2);
+  const std::vector<CellSet> history =
+      reference_history(random_tiles(world, 51), Rule::conway(), layout.topology(), 20);
+  pool.reset(Rule::conway(), layout.torus_x, layout.torus_y);
+  // A neighbour two tiles clear of the grown region, which must not move.
+  const TileRect bystander{to.tx + to.width + 2, to.ty, 1, 1};
+  const int other = layout.torus_x > 0 ? -1 : pool.add_region(bystander);
+  const int region = pool.add_region(from);
+  const auto upload_epoch = [&](const TileRect& owned, int t, bool with_owned) {
+    if (with_owned) {
+      const std::vector<TileCoord> coords = owned_coords(owned);
+      pool.upload(region, coords, tiles_at(history[t], layout, coords),
+                  tiles_at(history[t - 1], layout, coords));
+    }
+    const bool wraps =
+        layout.torus_x > 0 && owned.width == layout.torus_x && owned.height == layout.torus_y;
+    if (wraps) return;
+    const std::vector<TileCoord> ring = ring_coords(owned);
+    pool.upload(region, ring, tiles_at(history[t], layout, ring), {});
+  };
+  upload_epoch(from, 1, true);
+  pool.step_async(5);
+  pool.wait();
+
+  pool.grow_region(region, to);
+  std::vector<TileCoord> kept = owned_coords(from);
+  std::vector<Tile> current(kept.size());
+  std::vector<Tile> previous(kept.size());
+  pool.download(region, kept, current, previous);
+  EXPECT_EQ(current, tiles_at(history[6], layout, kept));
+  EXPECT_EQ(previous, tiles_at(history[5], layout, kept));
+  std::vector<TileCoord> added;
+  for (const TileCoord& c : owned_coords(to)) {
+    const TileCoord at = layout.canonical(c);
+    const bool was_owned = std::any_of(
+        kept.begin(), kept.end(), [&](const TileCoord& k) { return layout.canonical(k) == at; });
+    if (!was_owned) added.push_back(c);
+  }
+  ASSERT_FALSE(added.empty());
+  std::vector<Tile> added_now(added.size());
+  std::vector<Tile> added_before(added.size());
+  pool.download(region, added, added_now, added_before);
+  for (size_t i = 0; i < added.size(); ++i) {
+    EXPECT_TRUE(added_now[i].empty() && added_before[i].empty()) << "new tile " << i;
+  }
+
+  pool.upload(region, added, tiles_at(history[6], layout, added),
+              tiles_at(history[5], layout, added));
+  upload_epoch(to, 6, false);
+  pool.step_async(13);
+  pool.wait();
+  const std::vector<TileCoord> all = owned_coords(to);
+  current.resize(all.size());
+  previous.resize(all.size());
+  pool.download(region, all, current, previous);
+  EXPECT_EQ(current, tiles_at(history[19], layout, all));
+  EXPECT_EQ(previous, tiles_at(history[18], layout, all));
+  EXPECT_EQ(pool.activity(region).changed.size(), static_cast<size_t>(to.area()));
+  if (other >= 0) {
+    std::vector<Tile> untouched(1);
+    pool.download(other, owned_coords(bystander), untouched, {});
+    EXPECT_TRUE(untouched[0].empty());
+  }
+}
+
+TEST_P(TilePoolTest, GrowingARegionKeepsItsTilesAndStartsTheNewOnesEmpty) {
+  {
+    SCOPED_TRACE("plane, on every side");
+    auto pool = make_pool();
+    check_growth(*pool, Layout{}, {0, 0, 2, 2}, {-1, -2, 5, 4});
+  }
+  {
+    SCOPED_TRACE("plane, one side");
+    auto pool = make_pool();
+    check_growth(*pool, Layout{}, {0, 0, 2, 2}, {0, 0, 3, 2});
+  }
+  {
+    SCOPED_TRACE("torus, across its edges");
+    auto pool = make_pool();
+    check_growth(*pool, Layout{10, 9}, {9, 8, 2, 2}, {8, 7, 4, 3});
+  }
+  {
+    SCOPED_TRACE("torus, into the whole torus");
+    auto pool = make_pool();
+    check_growth(*pool, Layout{6, 5}, {1, 1, 2, 2}, {0, 0, 6, 5});
+  }
+}
+
 // The ring holds only what was uploaded for the epoch: after an epoch the
 // old ring is gone, and stepping again sees dead tiles there.
 TEST_P(TilePoolTest, QueuedDownloadsReadTheTilesBeforeTheNextEpoch) {
