@@ -58,7 +58,11 @@ struct TiledField {
   const uint32_t* src = nullptr;
   uint32_t* dst = nullptr;
   uint32_t* before_last = nullptr;  // the last launch when g >= 2
+  // Null when the rectangle's slots are first_slot onwards in row-major
+  // order (a whole torus, no ring marks): an entry is then computed, sparing
+  // each load and store its dependent read of the table.
   const uint32_t* table = nullptr;
+  int64_t first_slot = 0;
   int64_t tiles_x = 0;  // the rectangle+ring's width in tiles
   int64_t tiles_y = 0;  // and height
   int generations = 0;  // g
@@ -77,6 +81,7 @@ struct TiledField {
   uint32_t population = 0;
 
   __device__ __forceinline__ uint32_t entry(int64_t tile_row, int64_t tile_col) const {
+    if (table == nullptr) return static_cast<uint32_t>(first_slot + tile_row * tiles_x + tile_col);
     return __ldg(table + tile_row * tiles_x + tile_col);
   }
   // Word 0 of `row` (taken within its tile) in the tile of `entry`.

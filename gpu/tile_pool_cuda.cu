@@ -132,6 +132,7 @@ struct DeviceRegion {
   RegionGeometry geometry;
   std::vector<uint32_t> slots;           // by position
   DeviceBuffer<uint32_t> table;          // slots, kRingTile on ring positions
+  int64_t first_slot = -1;               // >= 0: slots[p] == first_slot + p
   DeviceBuffer<uint32_t> activity;       // tile_field.cuh: population, then flags
   PinnedBuffer<uint32_t> activity_host;  // where activity_async() copies it
   size_t activity_words() const {
@@ -394,6 +395,12 @@ class CudaTilePool final : public TilePool {
   // activity buffer, and the emptying of the `emptied` slots in all three
   // arrays.
   void install_table(DeviceRegion& region, std::span<const uint32_t> emptied) {
+    region.first_slot = region.slots.front();
+    for (size_t p = 0; p < region.slots.size() && region.first_slot >= 0; ++p) {
+      if (!region.geometry.wraps || region.slots[p] != region.slots.front() + p) {
+        region.first_slot = -1;
+      }
+    }
     std::vector<uint32_t> table(region.slots);
     for (int64_t p = 0; p < region.geometry.positions(); ++p) {
       if (!region.geometry.is_owned(p)) table[static_cast<size_t>(p)] |= kRingTile;
@@ -439,7 +446,8 @@ class CudaTilePool final : public TilePool {
       field.src = arrays_[launch.src].get();
       field.dst = arrays_[launch.dst].get();
       field.before_last = launch.before_last >= 0 ? arrays_[launch.before_last].get() : nullptr;
-      field.table = region.table.get();
+      field.table = region.first_slot >= 0 ? nullptr : region.table.get();
+      field.first_slot = region.first_slot;
       field.tiles_x = geometry.extended.width;
       field.tiles_y = geometry.extended.height;
       field.generations = launch.generations;
