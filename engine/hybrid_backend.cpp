@@ -461,8 +461,8 @@ class HybridBackend final : public Backend {
     Region region;
     region.id = pool_->add_region(rect);
     lay_out(region, rect);
-    upload_owned(region.id, region.owned, carried);
-    take_ownership(region);
+    take_owned(region.id, region.owned, carried);
+    take_boundary(region);
     regions_.push_back(std::move(region));
   }
 
@@ -472,14 +472,16 @@ class HybridBackend final : public Backend {
   void grow_region(Region& region, const TileRect& rect) {
     const TileRect old_rect = region.rect;
     pool_->grow_region(region.id, rect);
+    // The old ghosts are the GPU's now, unless still on the boundary.
+    for (const int32_t slot : region.boundary_slots) grid_.set_owner(slot, TileOwner::kGpu);
     lay_out(region, rect);
     std::vector<TileCoord> gained;
     for (const TileCoord& coord : region.owned) {
       if (!hybrid::rect_contains(old_rect, coord, torus_)) gained.push_back(coord);
     }
     CarriedTiles none;
-    upload_owned(region.id, gained, none);
-    take_ownership(region);
+    take_owned(region.id, gained, none);
+    take_boundary(region);
     region.epochs_held = 0;
     region.stepped = false;
   }
@@ -506,11 +508,8 @@ class HybridBackend final : public Backend {
     }
   }
 
-  // The grid's owners for the region's tiles: the GPU's, and ghosts on its
-  // boundary.
-  void take_ownership(Region& region) {
-    for (const TileCoord& coord : region.owned)
-      grid_.set_owner(grid_.map().find(coord), TileOwner::kGpu);
+  // The region's boundary tiles become the CPU's ghosts.
+  void take_boundary(Region& region) {
     region.boundary_slots.clear();
     for (const TileCoord& coord : region.boundary) {
       const int32_t slot = grid_.map().find(coord);
@@ -519,10 +518,11 @@ class HybridBackend final : public Backend {
     }
   }
 
-  // Owned tiles of a region at t and t-1: carried ones from the regions it
-  // replaces, the rest from the grid, which holds them exactly until now.
-  // The pool starts them dead, so only live ones go up.
-  void upload_owned(int region_id, std::span<const TileCoord> owned, CarriedTiles& carried) {
+  // Hands tiles of a region to the GPU with their state at t and t-1:
+  // carried ones from the regions it replaces, the rest from the grid, which
+  // holds them exactly until now. The pool starts them dead, so only live
+  // ones go up.
+  void take_owned(int region_id, std::span<const TileCoord> owned, CarriedTiles& carried) {
     const int parity = static_cast<int>(grid_.generation() & 1);
     std::vector<TileCoord> coords;
     std::vector<Tile> current;
@@ -530,6 +530,7 @@ class HybridBackend final : public Backend {
     for (const TileCoord& coord : owned) {
       const int32_t slot = grid_.ensure_tile(coord);
       GOL_CHECK(slot != sparse::TileMap::kAbsent);
+      grid_.set_owner(slot, TileOwner::kGpu);
       auto [now, before] = carried.find(coord);
       if (now == nullptr) {
         now = &grid_.map().tile(parity, slot);
