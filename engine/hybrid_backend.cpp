@@ -667,6 +667,8 @@ class HybridBackend final : public Backend {
         release_region(*it);
       }
     }
+    double growing_seconds = 0;
+    int64_t gained = 0;
     for (size_t a = 0; a < plan.add.size(); ++a) {
       if (grows_from[a] < 0) {
         add_region(plan.add[a], carried);
@@ -675,18 +677,27 @@ class HybridBackend final : public Backend {
       const auto grown = std::find_if(regions_.begin(), regions_.end(),
                                       [&](const Region& r) { return r.id == grows_from[a]; });
       GOL_CHECK(grown != regions_.end());
+      const auto growing = std::chrono::steady_clock::now();
       grow_region(*grown, plan.add[a]);
+      growing_seconds += seconds_since(growing);
+      gained += plan.add[a].area() - grown_from_area[a];
     }
     if (!options_.fixed_costs) {
-      // As the planner prices it: a region grown in place moves what it
-      // gains, one released or carried all its tiles.
+      // As the planner prices them: growing in place, and the moves of
+      // whole regions on and off the pool.
       int64_t moved = 0;
       for (size_t index : plan.release) moved += held[index].rect.area();
       for (size_t a = 0; a < plan.add.size(); ++a) {
         // A grown region's old tiles, counted as released, stayed.
-        moved += plan.add[a].area() - 2 * grown_from_area[a];
+        if (grows_from[a] < 0) {
+          moved += plan.add[a].area();
+        } else {
+          moved -= grown_from_area[a];
+        }
       }
-      costs_.observe_migration(seconds_since(start), static_cast<uint64_t>(moved));
+      costs_.observe_growth(growing_seconds, static_cast<uint64_t>(gained));
+      costs_.observe_migration(seconds_since(start) - growing_seconds,
+                               static_cast<uint64_t>(moved));
     }
     grid_.replan();
     if (trace_) trace_partition(plan, held.size());

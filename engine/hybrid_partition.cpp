@@ -112,6 +112,16 @@ bool within_plane_range(const gpu::TileRect& rect) {
 
 }  // namespace
 
+double CostModel::move_ns(const gpu::TileRect& rect,
+                          std::span<const gpu::TileRect> absorbed) const {
+  if (absorbed.size() == 1) {
+    return grow_ns_per_tile * static_cast<double>(rect.area() - absorbed[0].area());
+  }
+  int64_t moved = rect.area();
+  for (const gpu::TileRect& region : absorbed) moved += region.area();
+  return migrate_ns_per_tile * static_cast<double>(moved);
+}
+
 double CostModel::cpu_epoch_ns(int64_t active_tiles, int generations) const {
   return static_cast<double>(active_tiles) * generations * cpu_ns_per_tile;
 }
@@ -143,6 +153,9 @@ CostModel default_cost_model(int cpu_threads) {
   model.cpu_generation_ns = 5e3;
   // Growing a 290^2-tile region took some 0.3 s in the first H100 runs.
   model.migrate_ns_per_tile = 2e3;
+  // Growing the soup-long region in place (some 110000 mostly empty tiles)
+  // took 0.8 to 0.95 us a tile there.
+  model.grow_ns_per_tile = 1e3;
   model.gpu_overhead_ns = 30e3;
   model.gpu_ns_per_tile = 0.4;
   model.transfer_ns_per_byte = 0.1;  // 10 GB/s through pinned memory
@@ -201,6 +214,12 @@ void CostCalibration::observe_cpu(double seconds, uint64_t generations, uint64_t
         blend(model_.cpu_ns_per_tile,
               std::max(0.0, nanoseconds - steps * model_.cpu_generation_ns) / tiles);
   }
+}
+
+void CostCalibration::observe_growth(double seconds, uint64_t tiles) {
+  if (tiles < kMinMigratedTiles) return;
+  model_.grow_ns_per_tile =
+      blend(model_.grow_ns_per_tile, seconds * 1e9 / static_cast<double>(tiles));
 }
 
 void CostCalibration::observe_migration(double seconds, uint64_t tiles) {
@@ -408,16 +427,6 @@ int64_t growth_margin(const gpu::TileRect& grown, double fraction) {
   return std::max<int64_t>(1, static_cast<int64_t>(fraction * side / (1 + 2 * fraction)));
 }
 
-// Tiles crossing the bus when `rect` replaces the `absorbed` regions: one
-// region grows in place and moves only what it gains; several are taken
-// off the pool and put back as one.
-int64_t tiles_moved(const gpu::TileRect& rect, std::span<const gpu::TileRect> absorbed) {
-  if (absorbed.size() == 1) return rect.area() - absorbed[0].area();
-  int64_t moved = rect.area();
-  for (const gpu::TileRect& region : absorbed) moved += region.area();
-  return moved;
-}
-
 // A region of the plan being built: a held one kept, or a new one.
 struct Planned {
   gpu::TileRect rect;
@@ -511,7 +520,7 @@ bool absorb(std::vector<Planned>& plan, const std::vector<Straggler>& stragglers
     gpu_ns += costs.gpu_epoch_ns(region.rect, torus, generations, region.active_ghosts);
   }
   double grown_ns = 0;
-  double moved_tiles = 0;
+  double move_ns = 0;
   // The thinnest margin a grown region gains beyond the stragglers.
   int64_t margin_tiles = std::numeric_limits<int64_t>::max();
   for (const GrownRegion& region : *grown) {
@@ -521,7 +530,7 @@ bool absorb(std::vector<Planned>& plan, const std::vector<Straggler>& stragglers
     if (!unchanged) {
       std::vector<gpu::TileRect> members;
       for (size_t member : region.members) members.push_back(plan[member].rect);
-      moved_tiles += static_cast<double>(tiles_moved(region.rect, members));
+      move_ns += costs.move_ns(region.rect, members);
       margin_tiles = std::min(margin_tiles, growth_margin(region.rect, options.growth_fraction));
     }
   }
@@ -548,7 +557,7 @@ bool absorb(std::vector<Planned>& plan, const std::vector<Straggler>& stragglers
         static_cast<double>(margin_tiles) * kTileSize * kGliderGenerationsPerCell;
     payback_epochs = std::max(payback_epochs, margin_generations / generations);
   }
-  const bool earns_its_move = saved_ns * payback_epochs >= costs.migrate_ns_per_tile * moved_tiles;
+  const bool earns_its_move = saved_ns * payback_epochs >= move_ns;
   if (!pays || !earns_its_move) return false;
   std::vector<Planned> absorbed;
   for (const GrownRegion& region : *grown) {
@@ -686,9 +695,8 @@ PartitionPlan plan_partition(std::span<const HeldRegion> held, std::span<const C
         absorbed.empty() ? cluster.active_tiles : activity.count_within(rect, absorbed_rects);
     const double extra_ns = costs.gpu_epoch_ns(rect, torus, generations, 0) - absorbed_ns;
     const double cpu_ns = costs.cpu_epoch_ns(moving, generations);
-    const int64_t moved_tiles = tiles_moved(rect, absorbed_rects);
-    const bool earns_its_move = (cpu_ns - extra_ns) * options.amortize_epochs >=
-                                costs.migrate_ns_per_tile * static_cast<double>(moved_tiles);
+    const bool earns_its_move =
+        (cpu_ns - extra_ns) * options.amortize_epochs >= costs.move_ns(rect, absorbed_rects);
     if (moving > 0 && extra_ns <= options.create_ratio * cpu_ns && earns_its_move) {
       plan.push_back({rect, moving + absorbed_active, 0, -1});
     } else {

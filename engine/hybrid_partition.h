@@ -34,8 +34,14 @@ struct CostModel {
   // without it a few tiles would look as dear as the whole generation.
   double cpu_generation_ns = 0;
   // Moving one tile onto the GPU or off it (copies both ways, the grid's
-  // bookkeeping): what a new or grown region must earn back.
+  // bookkeeping): what a new or merged region must earn back.
   double migrate_ns_per_tile = 0;
+  // Adding one tile to a region that grows in place: the grid's bookkeeping
+  // and, for the few live ones, the copy up.
+  double grow_ns_per_tile = 0;
+  // What replacing the `absorbed` regions by `rect` costs: one grows in
+  // place, several come off the pool and go back as one.
+  double move_ns(const gpu::TileRect& rect, std::span<const gpu::TileRect> absorbed) const;
 
   double cpu_epoch_ns(int64_t active_tiles, int generations) const;
   // The region's device time, its ghosts awake on the CPU (they sleep like
@@ -65,6 +71,8 @@ class CostCalibration {
   void observe_gpu(double seconds, uint64_t tile_generations, size_t regions);
   // Moving `tiles` tiles between the sides took `seconds`.
   void observe_migration(double seconds, uint64_t tiles);
+  // A region grew in place by `tiles` tiles, which took `seconds`.
+  void observe_growth(double seconds, uint64_t tiles);
   const CostModel& model() const { return model_; }
 
  private:

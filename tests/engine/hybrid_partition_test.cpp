@@ -198,6 +198,22 @@ TEST(HybridCosts, GpuEpochCountsTheRingTheAwakeGhostsAndTheBus) {
   EXPECT_DOUBLE_EQ(costs.cpu_epoch_ns(7, 3), 7 * 3 * 10.0);
 }
 
+TEST(HybridCosts, GrowingInPlaceIsPricedApartFromWholeMoves) {
+  CostModel costs = simple_costs();
+  costs.migrate_ns_per_tile = 100;
+  costs.grow_ns_per_tile = 10;
+  const std::vector<TileRect> one = {{0, 0, 10, 10}};
+  const std::vector<TileRect> two = {{0, 0, 10, 10}, {12, 0, 4, 5}};
+  // One region grows by the 44 tiles it gains; two merge through the bus.
+  EXPECT_DOUBLE_EQ(costs.move_ns({-1, -1, 12, 12}, one), 44 * 10);
+  EXPECT_DOUBLE_EQ(costs.move_ns({0, 0, 16, 10}, two), (160 + 100 + 20) * 100);
+  EXPECT_DOUBLE_EQ(costs.move_ns({0, 0, 3, 3}, {}), 9 * 100);
+  CostCalibration calibration(costs);
+  for (int i = 0; i < 40; ++i) calibration.observe_growth(20000 * 30e-9, 20000);
+  EXPECT_NEAR(calibration.model().grow_ns_per_tile, 30, 0.1);
+  EXPECT_DOUBLE_EQ(calibration.model().migrate_ns_per_tile, 100);
+}
+
 TEST(HybridCosts, CalibrationFollowsWhatEpochsCost) {
   CostCalibration calibration(simple_costs());
   // CPU truth: 4000 ns a generation and 20 ns a tile; a few tiles a
@@ -339,7 +355,7 @@ TEST(HybridPlan, StragglersJoinTheNearestRegionWhenThatSparesTheCpuItsGeneration
   EXPECT_TRUE(kept.add.empty());
   // Nor is a region grown when the move would not pay for itself.
   CostModel dear_moves = simple_costs();
-  dear_moves.migrate_ns_per_tile = 1e6;
+  dear_moves.grow_ns_per_tile = 1e6;
   EXPECT_TRUE(plan_with(dear_moves).add.empty());
 }
 
@@ -377,9 +393,9 @@ TEST(HybridPlan, StragglersNearARegionJoinItWhenTheCpuIsTheLongerSide) {
   // The move (1100 tiles gained) must pay back while gliders cross the new
   // margin (5 tiles: 1280 generations, 40 epochs), saving 128 us an epoch.
   CostModel dear_moves = dear_cpu_tiles;
-  dear_moves.migrate_ns_per_tile = 4000;  // repaid in 35 epochs
+  dear_moves.grow_ns_per_tile = 4000;  // repaid in 35 epochs
   EXPECT_EQ(plan_with(dear_moves).add.size(), 1u);
-  dear_moves.migrate_ns_per_tile = 5000;  // in 43
+  dear_moves.grow_ns_per_tile = 5000;  // in 43
   EXPECT_TRUE(plan_with(dear_moves).add.empty());
   // Where the GPU is already the longer side, growing it only lengthens
   // the epoch.
