@@ -353,7 +353,15 @@ bool SparseGrid::import_tile(int32_t slot, const Tile& current, const Tile& prev
   const int parity = current_parity();
   Tile& held_current = map_.tile(parity, slot);
   Tile& held_previous = map_.tile(parity ^ 1, slot);
-  if (held_current == current && held_previous == previous) return false;
+  // Most of a region's edge is dead on both sides: the summaries say so of
+  // the held tile, and one pass over what came back, still in cache, of the
+  // new one, without reading the held copies.
+  const bool held_empty =
+      map_.summary(parity, slot).nonempty == 0 && map_.summary(parity ^ 1, slot).nonempty == 0;
+  if (held_empty ? current.empty() && previous.empty()
+                 : held_current == current && held_previous == previous) {
+    return false;
+  }
   const uint8_t differs =
       facing_differences(held_current, current) | facing_differences(held_previous, previous);
   held_current = current;

@@ -247,6 +247,19 @@ TEST(SparseGridOwnership, ImportWakesTheTileAndOnlyNeighboursFacingAChangedBorde
   EXPECT_EQ(active_coords(again), (std::vector<TileCoord>{{0, 1}, {1, 1}}));
 }
 
+TEST(SparseGridOwnership, AnEmptyTileComingBackEmptyChangesNothingAndALiveOneImports) {
+  SparseGrid grid;
+  grid.load(test::picture({"OO", "OO"}, 10, 10), Topology::plane(), false);
+  const int32_t slot = grid.ensure_tile({5, 5});
+  EXPECT_FALSE(grid.import_tile(slot, Tile{}, Tile{}));
+  Tile one;
+  one.set(3, 3, true);
+  EXPECT_TRUE(grid.import_tile(slot, Tile{}, one));  // live at t-1 only
+  EXPECT_FALSE(grid.import_tile(slot, Tile{}, one));
+  EXPECT_TRUE(grid.import_tile(slot, Tile{}, Tile{}));  // and dead again
+  EXPECT_EQ(grid.population(), 4u);
+}
+
 TEST(SparseGridOwnership, ImportCreatesAbsentNeighboursFacingLiveBorders) {
   SparseGrid grid;
   grid.load(test::picture({"OO", "OO"}, 10, 10), Topology::plane(), false);
