@@ -195,10 +195,9 @@ class CudaTilePool final : public TilePool {
   int add_region(const TileRect& owned) override {
     GOL_CHECK(!pending_ && nothing_queued());
     DeviceRegion region{make_region_geometry(owned, torus_tiles_x_, torus_tiles_y_), {}, {}, {}};
-    check_no_conflict(region.geometry, -1);
+    check_no_conflict(region.geometry, regions_, -1);
     region.slots = allocate_slots(region.geometry.positions());
     install_table(region, region.slots);
-    GOL_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
     const int id = next_id_++;
     regions_.emplace(id, std::move(region));
     return id;
@@ -208,7 +207,7 @@ class CudaTilePool final : public TilePool {
     GOL_CHECK(!pending_ && nothing_queued());
     DeviceRegion& region = find(region_id);
     RegionGeometry geometry = make_region_geometry(owned, torus_tiles_x_, torus_tiles_y_);
-    check_no_conflict(geometry, region_id);
+    check_no_conflict(geometry, regions_, region_id);
     const std::vector<int64_t> kept = kept_positions(region.geometry, geometry);
     const auto fresh_count = static_cast<int64_t>(std::count(kept.begin(), kept.end(), -1));
     const std::vector<uint32_t> fresh = allocate_slots(fresh_count);
@@ -223,7 +222,6 @@ class CudaTilePool final : public TilePool {
     region.geometry = std::move(geometry);
     region.slots = std::move(slots);
     install_table(region, fresh);
-    GOL_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
   }
 
   void remove_region(int region_id) override {
@@ -380,27 +378,20 @@ class CudaTilePool final : public TilePool {
  private:
   uint4* vectors(int array) const { return reinterpret_cast<uint4*>(arrays_[array].get()); }
 
-  void check_no_conflict(const RegionGeometry& geometry, int except) const {
-    for (const auto& [id, other] : regions_) {
-      if (id != except) GOL_CHECK(!regions_conflict(geometry, other.geometry));
-    }
-  }
-
   void release_slot(uint32_t slot) { free_slots_.push_back(slot); }
   // Highest first, so allocation pops the lowest slots: a new region's
   // tiles stay close together.
   void sort_free_slots() { std::sort(free_slots_.begin(), free_slots_.end(), std::greater<>()); }
 
-  // Queues the region's table (its slots, ring positions marked), a zeroed
-  // activity buffer, and the emptying of the `emptied` slots in all three
-  // arrays.
+  // Gives the region its table (its slots, ring positions marked), a
+  // zeroed activity buffer, and empties the `emptied` slots in all three
+  // arrays; returns when the device has done so.
   void install_table(DeviceRegion& region, std::span<const uint32_t> emptied) {
-    region.first_slot = region.slots.front();
-    for (size_t p = 0; p < region.slots.size() && region.first_slot >= 0; ++p) {
-      if (!region.geometry.wraps || region.slots[p] != region.slots.front() + p) {
-        region.first_slot = -1;
-      }
-    }
+    const auto gap = [](uint32_t a, uint32_t b) { return b != a + 1; };
+    const bool in_order =
+        region.geometry.wraps &&
+        std::adjacent_find(region.slots.begin(), region.slots.end(), gap) == region.slots.end();
+    region.first_slot = in_order ? static_cast<int64_t>(region.slots.front()) : int64_t{-1};
     std::vector<uint32_t> table(region.slots);
     for (int64_t p = 0; p < region.geometry.positions(); ++p) {
       if (!region.geometry.is_owned(p)) table[static_cast<size_t>(p)] |= kRingTile;
@@ -411,15 +402,16 @@ class CudaTilePool final : public TilePool {
                                    cudaMemcpyHostToDevice, stream_.get()));
     GOL_CUDA_CHECK(
         cudaMemsetAsync(region.activity.get(), 0, region.activity.bytes(), stream_.get()));
-    if (emptied.empty()) return;
     DeviceBuffer<uint32_t> list(emptied.size());
-    GOL_CUDA_CHECK(cudaMemcpyAsync(list.get(), emptied.data(), list.bytes(), cudaMemcpyHostToDevice,
-                                   stream_.get()));
-    const auto count = static_cast<int64_t>(emptied.size());
-    zero_tiles<<<copy_blocks(count), kCopyThreads, 0, stream_.get()>>>(
-        list.get(), count, vectors(0), vectors(1), vectors(2));
-    GOL_CUDA_CHECK_LAUNCH();
-    // The list must outlive the kernel.
+    if (!emptied.empty()) {
+      GOL_CUDA_CHECK(cudaMemcpyAsync(list.get(), emptied.data(), list.bytes(),
+                                     cudaMemcpyHostToDevice, stream_.get()));
+      const auto count = static_cast<int64_t>(emptied.size());
+      zero_tiles<<<copy_blocks(count), kCopyThreads, 0, stream_.get()>>>(
+          list.get(), count, vectors(0), vectors(1), vectors(2));
+      GOL_CUDA_CHECK_LAUNCH();
+    }
+    // The host table and the list must outlive the copies and the kernel.
     GOL_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
   }
 

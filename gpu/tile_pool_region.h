@@ -10,6 +10,7 @@
 #include <span>
 #include <vector>
 
+#include "engine/core/error.h"
 #include "engine/core/tile.h"
 #include "gpu/tile_pool.h"
 
@@ -49,6 +50,16 @@ RegionGeometry make_region_geometry(const TileRect& owned, int64_t torus_tiles_x
 // Whether either region's rectangle+ring overlaps the other's owned tiles,
 // which the pool refuses: a ring must hold CPU tiles only.
 bool regions_conflict(const RegionGeometry& a, const RegionGeometry& b);
+
+// Checks (aborting) that `geometry` conflicts with none of `regions`, a map
+// from ids to regions with a RegionGeometry `geometry`, but the one with id
+// `except` (-1 for none): the region it replaces when it grows.
+template <class Regions>
+void check_no_conflict(const RegionGeometry& geometry, const Regions& regions, int except) {
+  for (const auto& [id, other] : regions) {
+    if (id != except) GOL_CHECK(!regions_conflict(geometry, other.geometry));
+  }
+}
 
 // Whether an epoch of `generations` may run (TilePool::step_async) on the
 // `regions`, a map from ids to regions with a RegionGeometry `geometry`.

@@ -208,9 +208,7 @@ class StandinTilePool final : public TilePool {
   // than `id`.
   StandinRegion empty_region(const TileRect& owned, int id) const {
     RegionGeometry geometry = make_region_geometry(owned, torus_tiles_x_, torus_tiles_y_);
-    for (const auto& [other_id, other] : regions_) {
-      if (other_id != id) GOL_CHECK(!regions_conflict(geometry, other.geometry));
-    }
+    check_no_conflict(geometry, regions_, id);
     const auto positions = static_cast<size_t>(geometry.positions());
     const auto owned_tiles = static_cast<size_t>(owned.area());
     return {
