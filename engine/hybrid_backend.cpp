@@ -639,25 +639,25 @@ class HybridBackend final : public Backend {
     // An added rectangle holding exactly one released region is that
     // region grown (by pool id: releasing others moves the indices).
     std::vector<int> grows_from(plan.add.size(), -1);
-    std::vector<int64_t> grown_from_area(plan.add.size(), 0);
     for (size_t a = 0; a < plan.add.size(); ++a) {
       int holds = 0;
       for (size_t index : plan.release) {
         if (!hybrid::rect_contains(plan.add[a], held[index].rect, torus_)) continue;
         grows_from[a] = regions_[index].id;
-        grown_from_area[a] = held[index].rect.area();
         ++holds;
       }
-      if (holds != 1) {
-        grows_from[a] = -1;
-        grown_from_area[a] = 0;
-      }
+      if (holds != 1) grows_from[a] = -1;
     }
+    // As the planner prices them: the tiles of whole regions moved on and
+    // off the pool, and those that regions growing in place gain.
+    int64_t moved = 0;
+    int64_t gained = 0;
     // Released from the back, so the indices of the others stay valid.
     CarriedTiles carried;
     for (auto it = plan.release.rbegin(); it != plan.release.rend(); ++it) {
       const Region& region = regions_[*it];
       if (std::find(grows_from.begin(), grows_from.end(), region.id) != grows_from.end()) continue;
+      moved += region.rect.area();
       const bool merges = std::any_of(plan.add.begin(), plan.add.end(), [&](const TileRect& rect) {
         return hybrid::rect_contains(rect, region.rect, torus_);
       });
@@ -668,33 +668,21 @@ class HybridBackend final : public Backend {
       }
     }
     double growing_seconds = 0;
-    int64_t gained = 0;
     for (size_t a = 0; a < plan.add.size(); ++a) {
       if (grows_from[a] < 0) {
+        moved += plan.add[a].area();
         add_region(plan.add[a], carried);
         continue;
       }
       const auto grown = std::find_if(regions_.begin(), regions_.end(),
                                       [&](const Region& r) { return r.id == grows_from[a]; });
       GOL_CHECK(grown != regions_.end());
+      gained += plan.add[a].area() - grown->rect.area();
       const auto growing = std::chrono::steady_clock::now();
       grow_region(*grown, plan.add[a]);
       growing_seconds += seconds_since(growing);
-      gained += plan.add[a].area() - grown_from_area[a];
     }
     if (!options_.fixed_costs) {
-      // As the planner prices them: growing in place, and the moves of
-      // whole regions on and off the pool.
-      int64_t moved = 0;
-      for (size_t index : plan.release) moved += held[index].rect.area();
-      for (size_t a = 0; a < plan.add.size(); ++a) {
-        // A grown region's old tiles, counted as released, stayed.
-        if (grows_from[a] < 0) {
-          moved += plan.add[a].area();
-        } else {
-          moved -= grown_from_area[a];
-        }
-      }
       costs_.observe_growth(growing_seconds, static_cast<uint64_t>(gained));
       costs_.observe_migration(seconds_since(start) - growing_seconds,
                                static_cast<uint64_t>(moved));

@@ -126,6 +126,11 @@ double CostModel::cpu_epoch_ns(int64_t active_tiles, int generations) const {
   return static_cast<double>(active_tiles) * generations * cpu_ns_per_tile;
 }
 
+double CostModel::cpu_side_ns(int64_t active_tiles, int generations) const {
+  if (active_tiles <= 0) return 0;
+  return cpu_generation_ns * generations + cpu_epoch_ns(active_tiles, generations);
+}
+
 double CostModel::gpu_epoch_ns(const gpu::TileRect& owned, const TorusTiles& torus, int generations,
                                int64_t active_ghosts) const {
   if (is_whole_torus(owned, torus)) {
@@ -512,7 +517,6 @@ bool absorb(std::vector<Planned>& plan, const std::vector<Straggler>& stragglers
             const TorusTiles& torus, const PartitionOptions& options) {
   int64_t straggling = 0;
   for (const Straggler& straggler : stragglers) straggling += straggler.active_tiles;
-  const double cpu_generations = costs.cpu_generation_ns * generations;
   const std::optional<std::vector<GrownRegion>> grown = grow_over(plan, stragglers, torus, options);
   if (!grown) return false;
   double gpu_ns = 0;
@@ -539,16 +543,14 @@ bool absorb(std::vector<Planned>& plan, const std::vector<Straggler>& stragglers
   double saved_ns = 0;
   double payback_epochs = options.amortize_epochs;
   if (saves == Saves::kEverything) {
-    saved_ns = cpu_generations + costs.cpu_epoch_ns(straggling, generations) - extra_ns;
+    saved_ns = costs.cpu_side_ns(straggling, generations) - extra_ns;
     pays = extra_ns <= options.create_ratio * (saved_ns + extra_ns);
   } else {
     // The CPU still steps the rest, beside the GPU: what counts is the
     // longer side of the epoch, before and after.
-    const double cpu_before = cpu_generations + costs.cpu_epoch_ns(all_straggling, generations);
-    const double cpu_after =
-        cpu_generations + costs.cpu_epoch_ns(all_straggling - straggling, generations);
-    const double before = std::max(cpu_before, gpu_ns);
-    saved_ns = before - std::max(cpu_after, grown_ns);
+    const double before = std::max(costs.cpu_side_ns(all_straggling, generations), gpu_ns);
+    saved_ns =
+        before - std::max(costs.cpu_side_ns(all_straggling - straggling, generations), grown_ns);
     pays = saved_ns >= options.min_epoch_saving * before;
     // Stragglers left behind mean debris flying outwards, and gliders, the
     // commonest, take kGliderGenerationsPerCell a cell: the region's new
@@ -619,11 +621,6 @@ PartitionPlan plan_partition(std::span<const HeldRegion> held, std::span<const C
     cpu_active -= region.changed_tiles;
     gpu_side += costs.gpu_epoch_ns(region.rect, torus, generations, region.active_ghosts);
   }
-  const auto cpu_side = [&](int64_t tiles) {
-    return tiles > 0
-               ? costs.cpu_generation_ns * generations + costs.cpu_epoch_ns(tiles, generations)
-               : 0.0;
-  };
   std::vector<Planned> plan;
   for (size_t i = 0; i < held.size(); ++i) {
     const HeldRegion& region = held[i];
@@ -635,8 +632,9 @@ PartitionPlan plan_partition(std::span<const HeldRegion> held, std::span<const C
     // side, the GPU's time is free.
     const bool sparse =
         region.epochs_held >= options.min_epochs_held && on_gpu > options.keep_ratio * on_cpu;
-    const bool lengthens = cpu_active > 0 && cpu_side(cpu_active + region.changed_tiles) >
-                                                 std::max(cpu_side(cpu_active), gpu_side);
+    const bool lengthens =
+        cpu_active > 0 && costs.cpu_side_ns(cpu_active + region.changed_tiles, generations) >
+                              std::max(costs.cpu_side_ns(cpu_active, generations), gpu_side);
     if (sparse && !lengthens) {
       gpu_side -= on_gpu;
       cpu_active += region.changed_tiles;

@@ -44,6 +44,9 @@ struct CostModel {
   double move_ns(const gpu::TileRect& rect, std::span<const gpu::TileRect> absorbed) const;
 
   double cpu_epoch_ns(int64_t active_tiles, int generations) const;
+  // The CPU's side of an epoch stepping `active_tiles`: their cost and
+  // that of its generations, or nothing when it has no tile to step.
+  double cpu_side_ns(int64_t active_tiles, int generations) const;
   // The region's device time, its ghosts awake on the CPU (they sleep like
   // CPU tiles, so a quiet margin costs nothing there), and the ring and
   // ghost tiles crossing the bus.

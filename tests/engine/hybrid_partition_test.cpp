@@ -198,6 +198,12 @@ TEST(HybridCosts, GpuEpochCountsTheRingTheAwakeGhostsAndTheBus) {
   EXPECT_DOUBLE_EQ(costs.cpu_epoch_ns(7, 3), 7 * 3 * 10.0);
 }
 
+TEST(HybridCosts, TheCpuSideCostsItsGenerationsOnlyWithTilesToStep) {
+  const CostModel costs = simple_costs();
+  EXPECT_DOUBLE_EQ(costs.cpu_side_ns(0, 32), 0);
+  EXPECT_DOUBLE_EQ(costs.cpu_side_ns(3, 2), 3000 * 2 + 3 * 2 * 10);
+}
+
 TEST(HybridCosts, GrowingInPlaceIsPricedApartFromWholeMoves) {
   CostModel costs = simple_costs();
   costs.migrate_ns_per_tile = 100;
