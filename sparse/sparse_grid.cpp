@@ -23,9 +23,11 @@ void store_bands(BandMask& record, BandMask bands) {
   std::atomic_ref<BandMask>(record).store(bands, std::memory_order_relaxed);
 }
 
-// Bands whose rows lie within one row of a band in `bands`.
-constexpr BandMask spread_bands(BandMask bands) {
-  return static_cast<BandMask>(bands | bands << 1 | bands >> 1);
+// The bands whose next generation reads a row that `change` changed: each
+// band reads its rows and the row beside each edge.
+constexpr BandMask spread_bands(const TileChange& change) {
+  const uint64_t changed = ~change.unchanged_rows;
+  return bands_of_rows(changed | changed << 1 | changed >> 1);
 }
 constexpr BandMask kTopBand = 1;
 constexpr BandMask kBottomBand = BandMask{1} << (kTileBands - 1);
@@ -35,9 +37,9 @@ constexpr BandMask kBottomBand = BandMask{1} << (kTileBands - 1);
 constexpr size_t kGatherSlotsPerCandidate = 8;
 
 struct ColumnMasks {
-  uint64_t changed;        // OR over rows of (new ^ old)
-  uint64_t live;           // OR over rows of new
-  BandMask changed_bands;  // bands where new != old
+  uint64_t changed;         // OR over rows of (new ^ old)
+  uint64_t live;            // OR over rows of new
+  uint64_t unchanged_rows;  // bit r: row r of new equals old
 };
 
 // Commit's inner loop, compiled for several instruction sets (the build
@@ -53,15 +55,12 @@ struct ColumnMasks {
 GOL_COMMIT_TARGETS ColumnMasks copy_and_compare(const uint64_t* __restrict source,
                                                 uint64_t* __restrict target) {
   ColumnMasks masks{0, 0, 0};
-  for (int band = 0; band < kTileBands; ++band) {
-    uint64_t band_changed = 0;
-    for (int row = band * kBandRows; row < (band + 1) * kBandRows; ++row) {
-      band_changed |= source[row] ^ target[row];
-      masks.live |= source[row];
-      target[row] = source[row];
-    }
-    masks.changed |= band_changed;
-    masks.changed_bands |= static_cast<BandMask>((band_changed != 0) << band);
+  for (int row = 0; row < kTileSize; ++row) {
+    const uint64_t change = source[row] ^ target[row];
+    masks.changed |= change;
+    masks.unchanged_rows |= uint64_t{change == 0} << row;
+    masks.live |= source[row];
+    target[row] = source[row];
   }
   return masks;
 }
@@ -256,7 +255,7 @@ void SparseGrid::commit(size_t index, const Tile& next) {
   const ColumnMasks masks = copy_and_compare(source, target);
   change.changed_columns = masks.changed;
   change.live_columns = masks.live;
-  change.unchanged_bands = static_cast<BandMask>(~masks.changed_bands);
+  change.unchanged_rows = masks.unchanged_rows;
   commit_written(index, change);
 }
 
@@ -278,7 +277,7 @@ void SparseGrid::commit_written(size_t index, const TileChange& change) {
   // (t+2 from t+1, written over t) must look at: the changed bands and the
   // rows next to them here, and the facing rows of each neighbour whose
   // border changed. Every other band's t+2 equals its t, already in place.
-  const BandMask spread = spread_bands(static_cast<BandMask>(~change.unchanged_bands));
+  const BandMask spread = spread_bands(change);
   const uint64_t top = change.top_change;
   const uint64_t bottom = change.bottom_change;
   const uint64_t columns = change.changed_columns;

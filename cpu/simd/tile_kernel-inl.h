@@ -25,6 +25,7 @@
 //                            but its last
 //   RowsBelow(cur, next)     the rows one below cur's
 //   AllZero(v)               whether every bit of v is 0
+//   ZeroLanes(v)             uint64_t with bit i set where lane i is zero
 
 // Per-target include guard, as Highway's -inl.h headers do: re-included once
 // per target when HWY_TARGET_TOGGLE flips, once in total otherwise.
@@ -161,10 +162,6 @@ class GenericLogic {
   uint16_t survival_;
 };
 
-// Row blocks (one vector each) per band of the sparse world's band masks.
-template <class Ops>
-inline constexpr size_t kBlocksPerBand = kBandRows / Ops::kLanes;
-
 // Where a tile's result goes: stored as it is.
 template <class Ops>
 struct StoreRows {
@@ -176,13 +173,23 @@ struct StoreRows {
   }
 };
 
+// Row blocks (one vector each) per band of the sparse world's band masks.
+template <class Ops>
+inline constexpr size_t kBlocksPerBand = kBandRows / Ops::kLanes;
+
+// How finely a stepped tile's unchanged rows are noted: row by row where
+// few bands are stepped (a glider inside a band then wakes that band
+// alone), band by band where the whole tile is (a compare and a mask
+// extraction a block would cost a dense tile about 8%).
+enum class RowNotes { kEachRow, kEachBand };
+
 // Stored over an older generation, noting how they differ while the rows
 // are in registers (what sleep and wake decisions need). Blocks not stepped
 // keep what they hold and are only read (Keep), for the live columns.
 // Few vectors stay live across blocks (with 16 registers, AVX2 spills every
 // extra one), so the first and last rows' changes are stored at once and
-// each band's change is reduced to a bit as the band ends.
-template <class Ops>
+// unchanged rows go into a bit mask as each block or band ends.
+template <class Ops, RowNotes kNotes>
 struct StoreAndCompareRows {
   using V = typename Ops::V;
   static constexpr size_t kLanes = Ops::kLanes;
@@ -190,8 +197,8 @@ struct StoreAndCompareRows {
   uint64_t* rows;
   V changed = Ops::Zero();
   V live = Ops::Zero();
-  V band_change = Ops::Zero();
-  BandMask changed_bands = 0;
+  V band_change = Ops::Zero();  // kEachBand: the current band's
+  uint64_t unchanged_rows = 0;  // bit r: row r equals what it replaced
   uint64_t first_change[kLanes] = {};
   uint64_t last_change[kLanes] = {};
 
@@ -201,11 +208,15 @@ struct StoreAndCompareRows {
     live = Ops::Or(live, next);
     if (block == 0) Ops::Store(change, first_change);
     if (block + 1 == kBlocks) Ops::Store(change, last_change);
-    band_change = Ops::Or(band_change, change);
-    if (block % kBlocksPerBand<Ops> == kBlocksPerBand<Ops> - 1) {
-      const int band = static_cast<int>(block / kBlocksPerBand<Ops>);
-      changed_bands |= static_cast<BandMask>(!Ops::AllZero(band_change) << band);
-      band_change = Ops::Zero();
+    if constexpr (kNotes == RowNotes::kEachRow) {
+      unchanged_rows |= Ops::ZeroLanes(change) << (block * kLanes);
+    } else {
+      band_change = Ops::Or(band_change, change);
+      if (block % kBlocksPerBand<Ops> == kBlocksPerBand<Ops> - 1) {
+        const size_t band = block / kBlocksPerBand<Ops>;
+        if (Ops::AllZero(band_change)) unchanged_rows |= uint64_t{0xFF} << (band * kBandRows);
+        band_change = Ops::Zero();
+      }
     }
     Ops::Store(next, rows + block * kLanes);
   }
@@ -225,7 +236,7 @@ struct StoreAndCompareRows {
     }
     summary.top_change = first_change[0];
     summary.bottom_change = last_change[kLanes - 1];
-    summary.unchanged_bands = static_cast<BandMask>(~changed_bands);
+    summary.unchanged_rows = unchanged_rows;
     return summary;
   }
 };
@@ -299,19 +310,21 @@ template <class Ops, class Logic, class Sink>
   }
 }
 
-// Only the bands in `bands`; the other blocks are kept as they are (see
-// StoreAndCompareRows::Keep). Unrolled over the bands like StepTile, so
+// Only the bands in `bands`; the other blocks are kept as they are, and
+// unchanged (see StoreAndCompareRows::Keep). Unrolled over the bands like StepTile, so
 // every row index is a constant; a band following a skipped one first sums
 // the block above it.
 template <class Ops, class Logic>
 [[gnu::always_inline]] inline void StepTileBands(const TileNeighbourhood& tiles, const Logic& logic,
-                                                 StoreAndCompareRows<Ops>& sink, BandMask bands) {
+                                                 StoreAndCompareRows<Ops, RowNotes::kEachRow>& sink,
+                                                 BandMask bands) {
   using V = typename Ops::V;
   constexpr ptrdiff_t kPerBand = kBlocksPerBand<Ops>;
   static_assert(kBandRows % Ops::kLanes == 0, "row blocks must tile a band");
   const NeighbourRows rows(tiles);
   RowSums<V> previous{};
   RowSums<V> current{};
+  sink.unchanged_rows = rows_of_bands(static_cast<BandMask>(~bands));
 #pragma GCC unroll 8
   for (ptrdiff_t band = 0; band < kTileBands; ++band) {
     const ptrdiff_t first = band * kPerBand;
@@ -343,14 +356,17 @@ void StepTilesWith(const TileBatch& batch, const Logic& logic) {
       StoreRows<Ops> sink{batch.out[i].rows.data()};
       StepTile<Ops>(batch.in[i], logic, sink);
     } else {
-      StoreAndCompareRows<Ops> sink{batch.targets[i]->rows.data()};
+      uint64_t* const rows = batch.targets[i]->rows.data();
       const BandMask bands = batch.bands == nullptr ? kAllBands : batch.bands[i];
       if (bands == kAllBands) {
+        StoreAndCompareRows<Ops, RowNotes::kEachBand> sink{rows};
         StepTile<Ops>(batch.in[i], logic, sink);
+        batch.changes[i] = sink.Summary();
       } else {
+        StoreAndCompareRows<Ops, RowNotes::kEachRow> sink{rows};
         StepTileBands<Ops>(batch.in[i], logic, sink, bands);
+        batch.changes[i] = sink.Summary();
       }
-      batch.changes[i] = sink.Summary();
     }
   }
 }

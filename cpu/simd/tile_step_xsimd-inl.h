@@ -44,6 +44,21 @@ struct XsimdOps {
     return xsimd::all(a == V(uint64_t{0}));
 #endif
   }
+  static uint64_t ZeroLanes(V a) {
+#if XSIMD_WITH_AVX512F
+    return _mm512_testn_epi64_mask(a, a);
+#elif XSIMD_WITH_AVX2
+    const __m256i zero_lanes = _mm256_cmpeq_epi64(a, _mm256_setzero_si256());
+    return static_cast<uint32_t>(_mm256_movemask_pd(_mm256_castsi256_pd(zero_lanes)));
+#else
+    // SSE2 has no 64-bit compare.
+    alignas(16) uint64_t lanes[kLanes];
+    a.store_aligned(lanes);
+    uint64_t bits = 0;
+    for (size_t lane = 0; lane < kLanes; ++lane) bits |= uint64_t{lanes[lane] == 0} << lane;
+    return bits;
+#endif
+  }
   static V OrAnd(V a, V b, V c) { return a | (b & c); }
   static V Majority(V a, V b, V c) { return (a & b) | (c & (a ^ b)); }
   static V XorAndNot(V a, V b, V c) { return AndNot(c, a ^ b); }

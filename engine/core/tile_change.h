@@ -7,6 +7,8 @@
 // sparse world steps only the bands whose inputs changed (a spark or a
 // glider touching a tile costs a band or two, not the whole tile), and a
 // band mask says which (bit b: rows kBandRows * b to kBandRows * b + 7).
+// A band's inputs are its rows and the row beside each edge, so a change
+// inside a band wakes that band alone.
 #pragma once
 
 #include <cstdint>
@@ -30,9 +32,37 @@ struct TileChange {
   uint64_t live_columns = 0;     // OR over the rows of new
   uint64_t top_change = 0;       // row 0: new ^ replaced
   uint64_t bottom_change = 0;    // row 63: new ^ replaced
-  // Bands known to equal what they replaced; 0 (nothing known) is always
-  // safe, as every band then counts as changed where changed_columns is set.
-  BandMask unchanged_bands = 0;
+  // Rows known to equal what they replaced (bit r: row r); 0 (nothing
+  // known) is always safe, as every row then counts as changed where
+  // changed_columns is set.
+  uint64_t unchanged_rows = 0;
 };
+
+// Bit b set where `rows` has a row of band b (bit r: row r).
+constexpr BandMask bands_of_rows(uint64_t rows) {
+  rows |= rows >> 4;
+  rows |= rows >> 2;
+  rows |= rows >> 1;
+  // Bit 8b of `rows` now says whether band b has one; the product moves
+  // it to bit 56 + b, and no two partial products meet or carry.
+  constexpr uint64_t kFirstRows = 0x0101010101010101u;
+  constexpr uint64_t kGather = 0x0102040810204080u;
+  return static_cast<BandMask>(((rows & kFirstRows) * kGather) >> 56);
+}
+
+// Every row of the bands in `bands`.
+constexpr uint64_t rows_of_bands(BandMask bands) {
+  // Byte b of the product keeps bit b of its copy of `bands`; adding 0x7F
+  // to each byte's low bits carries any of them into the byte's top bit.
+  constexpr uint64_t kBytes = 0x0101010101010101u;
+  constexpr uint64_t kLow7 = 0x7F7F7F7F7F7F7F7Fu;
+  const uint64_t picked = (bands * kBytes) & 0x8040201008040201u;
+  const uint64_t nonzero = (((picked & kLow7) + kLow7) | picked) & ~kLow7;
+  return (nonzero >> 7) * 0xFF;
+}
+static_assert(bands_of_rows(0) == 0 && bands_of_rows(~uint64_t{0}) == kAllBands);
+static_assert(bands_of_rows(uint64_t{1} << 63 | uint64_t{1} << 8) == 0x82);
+static_assert(rows_of_bands(0x81) == 0xFF000000000000FFu &&
+              rows_of_bands(kAllBands) == ~uint64_t{0});
 
 }  // namespace gol
