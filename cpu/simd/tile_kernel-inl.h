@@ -311,9 +311,9 @@ template <class Ops, class Logic, class Sink>
 }
 
 // Only the bands in `bands`; the other blocks are kept as they are, and
-// unchanged (see StoreAndCompareRows::Keep). Unrolled over the bands like StepTile, so
-// every row index is a constant; a band following a skipped one first sums
-// the block above it.
+// noted unchanged (see StoreAndCompareRows::Keep). Unrolled over the bands
+// like StepTile, so every row index is a constant; a band following a
+// skipped one first sums the block above it.
 template <class Ops, class Logic>
 [[gnu::always_inline]] inline void StepTileBands(const TileNeighbourhood& tiles, const Logic& logic,
                                                  StoreAndCompareRows<Ops, RowNotes::kEachRow>& sink,
