@@ -25,9 +25,8 @@ void store_bands(BandMask& record, BandMask bands) {
 
 // The bands whose next generation reads a row that `change` changed: each
 // band reads its rows and the row beside each edge.
-constexpr BandMask spread_bands(const TileChange& change) {
-  const uint64_t changed = ~change.unchanged_rows;
-  return bands_of_rows(changed | changed << 1 | changed >> 1);
+constexpr BandMask spread_bands(uint64_t changed_rows) {
+  return bands_of_rows(changed_rows | changed_rows << 1 | changed_rows >> 1);
 }
 constexpr BandMask kTopBand = 1;
 constexpr BandMask kBottomBand = BandMask{1} << (kTileBands - 1);
@@ -37,9 +36,11 @@ constexpr BandMask kBottomBand = BandMask{1} << (kTileBands - 1);
 constexpr size_t kGatherSlotsPerCandidate = 8;
 
 struct ColumnMasks {
-  uint64_t changed;         // OR over rows of (new ^ old)
-  uint64_t live;            // OR over rows of new
-  uint64_t unchanged_rows;  // bit r: row r of new equals old
+  uint64_t changed;              // OR over rows of (new ^ old)
+  uint64_t live;                 // OR over rows of new
+  uint64_t unchanged_rows;       // bit r: row r of new equals old
+  uint64_t west_unchanged_rows;  // bit r: column 0 of row r unchanged
+  uint64_t east_unchanged_rows;  // bit r: column 63 of row r unchanged
 };
 
 // Commit's inner loop, compiled for several instruction sets (the build
@@ -54,11 +55,13 @@ struct ColumnMasks {
 #endif
 GOL_COMMIT_TARGETS ColumnMasks copy_and_compare(const uint64_t* __restrict source,
                                                 uint64_t* __restrict target) {
-  ColumnMasks masks{0, 0, 0};
+  ColumnMasks masks{0, 0, 0, 0, 0};
   for (int row = 0; row < kTileSize; ++row) {
     const uint64_t change = source[row] ^ target[row];
     masks.changed |= change;
     masks.unchanged_rows |= uint64_t{change == 0} << row;
+    masks.west_unchanged_rows |= (~change & 1) << row;
+    masks.east_unchanged_rows |= (~change >> (kTileSize - 1)) << row;
     masks.live |= source[row];
     target[row] = source[row];
   }
@@ -256,6 +259,8 @@ void SparseGrid::commit(size_t index, const Tile& next) {
   change.changed_columns = masks.changed;
   change.live_columns = masks.live;
   change.unchanged_rows = masks.unchanged_rows;
+  change.west_unchanged_rows = masks.west_unchanged_rows;
+  change.east_unchanged_rows = masks.east_unchanged_rows;
   commit_written(index, change);
 }
 
@@ -277,7 +282,7 @@ void SparseGrid::commit_written(size_t index, const TileChange& change) {
   // (t+2 from t+1, written over t) must look at: the changed bands and the
   // rows next to them here, and the facing rows of each neighbour whose
   // border changed. Every other band's t+2 equals its t, already in place.
-  const BandMask spread = spread_bands(change);
+  const BandMask spread = spread_bands(~change.unchanged_rows);
   const uint64_t top = change.top_change;
   const uint64_t bottom = change.bottom_change;
   const uint64_t columns = change.changed_columns;
@@ -294,11 +299,15 @@ void SparseGrid::commit_written(size_t index, const TileChange& change) {
   };
   give(kN, north);
   give(kNE, (top & kEast) != 0 ? kBottomBand : 0);
-  give(kE, (columns & kEast) != 0 ? spread : 0);
+  // A west or east neighbour reads only this tile's facing column.
+  auto facing_column_bands = [&](uint64_t column_unchanged_rows) {
+    return spread_bands(~(column_unchanged_rows | change.unchanged_rows));
+  };
+  give(kE, (columns & kEast) != 0 ? facing_column_bands(change.east_unchanged_rows) : 0);
   give(kSE, (bottom & kEast) != 0 ? kTopBand : 0);
   give(kS, south);
   give(kSW, (bottom & kWest) != 0 ? kTopBand : 0);
-  give(kW, (columns & kWest) != 0 ? spread : 0);
+  give(kW, (columns & kWest) != 0 ? facing_column_bands(change.west_unchanged_rows) : 0);
   give(kNW, (top & kWest) != 0 ? kBottomBand : 0);
   store_bands(from_self_.data()[slot], spread);
   // The neighbours given bands are those facing a changed border.

@@ -54,6 +54,10 @@ struct HighwayOps {
   static V RowsBelow(V current, V next) { return V{_mm512_alignr_epi64(next.raw, current.raw, 1)}; }
   static bool AllZero(V a) { return _mm512_test_epi64_mask(a.raw, a.raw) == 0; }
   static uint64_t ZeroLanes(V a) { return _mm512_testn_epi64_mask(a.raw, a.raw); }
+  template <int kBit>
+  static uint64_t LanesWithBit(V a) {
+    return _mm512_test_epi64_mask(a.raw, _mm512_set1_epi64(int64_t{1} << kBit));
+  }
 #else
   // Highway's IfVecThenElse wants whole-lane masks on some targets, so the
   // bitwise majority is spelled out.
@@ -69,6 +73,12 @@ struct HighwayOps {
     const __m256i zero_lanes = _mm256_cmpeq_epi64(a.raw, _mm256_setzero_si256());
     return static_cast<uint32_t>(_mm256_movemask_pd(_mm256_castsi256_pd(zero_lanes)));
   }
+  // The bit moved to the top, where the mask extraction reads it.
+  template <int kBit>
+  static uint64_t LanesWithBit(V a) {
+    const __m256i top = _mm256_slli_epi64(a.raw, 63 - kBit);
+    return static_cast<uint32_t>(_mm256_movemask_pd(_mm256_castsi256_pd(top)));
+  }
 #else
 #if HWY_TARGET == HWY_SSE4
   static bool AllZero(V a) { return _mm_testz_si128(a.raw, a.raw); }
@@ -78,6 +88,12 @@ struct HighwayOps {
   static uint64_t ZeroLanes(V a) {
     uint8_t bits[8] = {};
     hn::StoreMaskBits(D(), hn::Eq(a, hn::Zero(D())), bits);
+    return bits[0];
+  }
+  template <int kBit>
+  static uint64_t LanesWithBit(V a) {
+    uint8_t bits[8] = {};
+    hn::StoreMaskBits(D(), hn::TestBit(a, hn::Set(D(), uint64_t{1} << kBit)), bits);
     return bits[0];
   }
 #endif

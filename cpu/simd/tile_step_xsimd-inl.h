@@ -59,6 +59,22 @@ struct XsimdOps {
     return bits;
 #endif
   }
+  template <int kBit>
+  static uint64_t LanesWithBit(V a) {
+#if XSIMD_WITH_AVX512F
+    return _mm512_test_epi64_mask(a, _mm512_set1_epi64(int64_t{1} << kBit));
+#elif XSIMD_WITH_AVX2
+    // The bit moved to the top, where the mask extraction reads it.
+    const __m256i top = _mm256_slli_epi64(a, 63 - kBit);
+    return static_cast<uint32_t>(_mm256_movemask_pd(_mm256_castsi256_pd(top)));
+#else
+    alignas(16) uint64_t lanes[kLanes];
+    a.store_aligned(lanes);
+    uint64_t bits = 0;
+    for (size_t lane = 0; lane < kLanes; ++lane) bits |= (lanes[lane] >> kBit & 1) << lane;
+    return bits;
+#endif
+  }
   static V OrAnd(V a, V b, V c) { return a | (b & c); }
   static V Majority(V a, V b, V c) { return (a & b) | (c & (a ^ b)); }
   static V XorAndNot(V a, V b, V c) { return AndNot(c, a ^ b); }

@@ -36,6 +36,11 @@ struct TileChange {
   // known) is always safe, as every row then counts as changed where
   // changed_columns is set.
   uint64_t unchanged_rows = 0;
+  // Rows whose column 0 (west) or column 63 (east) is known unchanged:
+  // they decide which bands of the west and east neighbours wake. 0 is
+  // safe here too.
+  uint64_t west_unchanged_rows = 0;
+  uint64_t east_unchanged_rows = 0;
 };
 
 // Bit b set where `rows` has a row of band b (bit r: row r).

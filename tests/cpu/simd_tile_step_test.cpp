@@ -203,7 +203,10 @@ TileChange expected_change(const Tile& overwritten, const Tile& next, Notes note
   for (int row = 0; row < kTileSize; ++row) {
     change.changed_columns |= next.rows[row] ^ overwritten.rows[row];
     change.live_columns |= next.rows[row];
-    if (next.rows[row] == overwritten.rows[row]) change.unchanged_rows |= uint64_t{1} << row;
+    const uint64_t row_change = next.rows[row] ^ overwritten.rows[row];
+    if (row_change == 0) change.unchanged_rows |= uint64_t{1} << row;
+    if ((row_change & 1) == 0) change.west_unchanged_rows |= uint64_t{1} << row;
+    if ((row_change >> (kTileSize - 1)) == 0) change.east_unchanged_rows |= uint64_t{1} << row;
   }
   if (notes == Notes::kEachBand) {
     for (int band = 0; band < kTileBands; ++band) {
@@ -222,6 +225,8 @@ void expect_change(const TileChange& actual, const TileChange& expected, const s
   EXPECT_EQ(actual.top_change, expected.top_change) << what;
   EXPECT_EQ(actual.bottom_change, expected.bottom_change) << what;
   EXPECT_EQ(actual.unchanged_rows, expected.unchanged_rows) << what;
+  EXPECT_EQ(actual.west_unchanged_rows, expected.west_unchanged_rows) << what;
+  EXPECT_EQ(actual.east_unchanged_rows, expected.east_unchanged_rows) << what;
 }
 
 // step_tiles_over's kernels: the public entry point (dispatched) of each
@@ -297,9 +302,13 @@ TEST(SimdStepTilesOver, StepsOnlyTheBandsAskedAndKeepsTheRest) {
         for (const TileNeighbourhood& view : views) {
           next.push_back(reference_step(view, rule));
           // Stepped bands start from random rows, from the result itself, or
-          // from the result with one row changed (a band's edge row or not).
+          // from the result with one cell changed (in a band's edge row or
+          // not; in the tile's edge column or not).
           Tile start = random() % 2 == 0 ? next.back() : random_tile(random, 0.3);
-          if (random() % 2 == 0) start.rows[random() % kTileSize] ^= uint64_t{1} << (random() % 64);
+          if (random() % 2 == 0) {
+            const uint64_t columns[] = {0, kTileSize - 1, random() % kTileSize};
+            start.rows[random() % kTileSize] ^= uint64_t{1} << columns[random() % 3];
+          }
           for (int row = 0; row < kTileSize; ++row) {
             if (!(mask >> (row / kBandRows) & 1)) start.rows[row] = next.back().rows[row];
           }

@@ -247,6 +247,35 @@ TEST(SparseGrid, AGliderStepsOnlyTheBandsAroundIt) {
   EXPECT_LE(all_bands, 2 * 198);
 }
 
+TEST(SparseGrid, AnEastNeighbourWakesOnlyBesideTheRowsItsFacingColumnChanged) {
+  // Gliders in every band of tile (0, 0), away from its east edge, and one
+  // that crosses that edge; tile (1, 0) holds a block so it exists, asleep.
+  CellSet start = test::picture({"OO", "OO"}, 64 + 40, 60);
+  for (int64_t y = 0; y < 56; y += 8) start = test::merged(start, test::glider(10, y));
+  start = test::merged(start, test::glider(56, 28));
+  SparseGrid grid;
+  grid.load(start, Topology::plane(), false);
+  const Rule rule = Rule::conway();
+  test::run(grid, rule, 4);
+  const int32_t east = grid.map().find({1, 0});
+  ASSERT_NE(east, TileMap::kAbsent);
+  int woken = 0;
+  for (int generation = 4; generation < 60; ++generation) {
+    const auto active = grid.active();
+    const auto found = std::find(active.begin(), active.end(), east);
+    if (found != active.end()) {
+      const BandMask bands = grid.active_bands()[found - active.begin()];
+      // The crossing glider's rows (28 to 45 by generation 60) and a row
+      // either side: bands 3 to 5, never the bands of the other gliders.
+      EXPECT_EQ(bands & ~BandMask{0x38}, 0) << "generation " << generation;
+      ++woken;
+    }
+    test::step_generation(grid, rule, TileStepper::kBands);
+  }
+  EXPECT_GT(woken, 0);
+  EXPECT_TRUE(grid.cells() == test::reference_run(start, rule, Topology::plane(), 60));
+}
+
 TEST(SparseGrid, APatternCrossesTheTorusEdges) {
   const Topology torus = Topology::torus(128, 192);
   const CellSet start = test::glider(120, 185);
