@@ -288,10 +288,14 @@ void SparseGrid::commit_written(size_t index, const TileChange& change) {
   const uint64_t columns = change.changed_columns;
   constexpr uint64_t kWest = 1;
   constexpr uint64_t kEast = uint64_t{1} << (kTileSize - 1);
+  store_bands(from_self_.data()[slot], spread);
+  // A change inside the tile gives its neighbours nothing. The records of
+  // the neighbours of one that reaches its border are all stored
+  // unconditionally, not in a data-dependent loop (its branch
+  // mispredictions cost more); absent neighbours' land on the empty slot.
+  if ((top | bottom | (columns & (kWest | kEast))) == 0) return;
   const BandMask north = top != 0 ? kBottomBand : 0;
   const BandMask south = bottom != 0 ? kTopBand : 0;
-  // Unconditional stores, not a data-dependent loop (its branch
-  // mispredictions cost more); absent neighbours' land on the empty slot.
   const auto& neighbours = map_.neighbours(slot);
   std::array<BandMask, kDirections>* const records = from_neighbours_.data();
   auto give = [&](int direction, BandMask bands) {
@@ -309,7 +313,6 @@ void SparseGrid::commit_written(size_t index, const TileChange& change) {
   give(kSW, (bottom & kWest) != 0 ? kTopBand : 0);
   give(kW, (columns & kWest) != 0 ? facing_column_bands(change.west_unchanged_rows) : 0);
   give(kNW, (top & kWest) != 0 ? kBottomBand : 0);
-  store_bands(from_self_.data()[slot], spread);
   // The neighbours given bands are those facing a changed border.
   if (gather_next_) outcome.woke = border_bits(top, bottom, columns);
 }
