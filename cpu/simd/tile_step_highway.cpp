@@ -85,15 +85,15 @@ struct HighwayOps {
 #else
   static bool AllZero(V a) { return hn::AllTrue(D(), hn::Eq(a, hn::Zero(D()))); }
 #endif
-  static uint64_t ZeroLanes(V a) {
-    uint8_t bits[8] = {};
-    hn::StoreMaskBits(D(), hn::Eq(a, hn::Zero(D())), bits);
-    return bits[0];
-  }
+  static uint64_t ZeroLanes(V a) { return MaskBits(hn::Eq(a, hn::Zero(D()))); }
   template <int kBit>
   static uint64_t LanesWithBit(V a) {
+    return MaskBits(hn::TestBit(a, hn::Set(D(), uint64_t{1} << kBit)));
+  }
+  // Bit i set where lane i of `mask` is (at most 8 lanes of 64 bits here).
+  static uint64_t MaskBits(hn::Mask<D> mask) {
     uint8_t bits[8] = {};
-    hn::StoreMaskBits(D(), hn::TestBit(a, hn::Set(D(), uint64_t{1} << kBit)), bits);
+    hn::StoreMaskBits(D(), mask, bits);
     return bits[0];
   }
 #endif

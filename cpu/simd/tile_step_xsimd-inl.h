@@ -52,11 +52,7 @@ struct XsimdOps {
     return static_cast<uint32_t>(_mm256_movemask_pd(_mm256_castsi256_pd(zero_lanes)));
 #else
     // SSE2 has no 64-bit compare.
-    alignas(16) uint64_t lanes[kLanes];
-    a.store_aligned(lanes);
-    uint64_t bits = 0;
-    for (size_t lane = 0; lane < kLanes; ++lane) bits |= uint64_t{lanes[lane] == 0} << lane;
-    return bits;
+    return LaneBits(a, [](uint64_t lane) { return lane == 0; });
 #endif
   }
   template <int kBit>
@@ -68,11 +64,7 @@ struct XsimdOps {
     const __m256i top = _mm256_slli_epi64(a, 63 - kBit);
     return static_cast<uint32_t>(_mm256_movemask_pd(_mm256_castsi256_pd(top)));
 #else
-    alignas(16) uint64_t lanes[kLanes];
-    a.store_aligned(lanes);
-    uint64_t bits = 0;
-    for (size_t lane = 0; lane < kLanes; ++lane) bits |= (lanes[lane] >> kBit & 1) << lane;
-    return bits;
+    return LaneBits(a, [](uint64_t lane) { return (lane >> kBit & 1) != 0; });
 #endif
   }
   static V OrAnd(V a, V b, V c) { return a | (b & c); }
@@ -85,6 +77,17 @@ struct XsimdOps {
   static V RowsBelow(V current, V next) { return JoinShifted<1>(current, next); }
 
  private:
+  // Bit i set where `test` holds for lane i, lane by lane: where no vector
+  // instruction answers it.
+  template <class Test>
+  static uint64_t LaneBits(V a, Test test) {
+    alignas(16) uint64_t lanes[kLanes];
+    a.store_aligned(lanes);
+    uint64_t bits = 0;
+    for (size_t lane = 0; lane < kLanes; ++lane) bits |= uint64_t{test(lanes[lane])} << lane;
+    return bits;
+  }
+
   // Lanes [kShift, kShift + kLanes) of the concatenation lo:hi.
   template <size_t kShift>
   static V JoinShifted(V lo, V hi) {

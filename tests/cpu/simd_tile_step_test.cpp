@@ -201,9 +201,9 @@ enum class Notes { kEachRow, kEachBand };
 TileChange expected_change(const Tile& overwritten, const Tile& next, Notes notes) {
   TileChange change;
   for (int row = 0; row < kTileSize; ++row) {
-    change.changed_columns |= next.rows[row] ^ overwritten.rows[row];
-    change.live_columns |= next.rows[row];
     const uint64_t row_change = next.rows[row] ^ overwritten.rows[row];
+    change.changed_columns |= row_change;
+    change.live_columns |= next.rows[row];
     if (row_change == 0) change.unchanged_rows |= uint64_t{1} << row;
     if ((row_change & 1) == 0) change.west_unchanged_rows |= uint64_t{1} << row;
     if ((row_change >> (kTileSize - 1)) == 0) change.east_unchanged_rows |= uint64_t{1} << row;
