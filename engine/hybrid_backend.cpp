@@ -152,7 +152,7 @@ class HybridBackend final : public Backend {
     partition_interval_ = options_.partition_every;
     epochs_since_partition_ = 0;
     timings_ = {};
-    cpu_tiles_stepped_ = 0;
+    cpu_cells_computed_ = 0;
     cpu_tiles_last_generation_ = 0;
     CarriedTiles none;
     for (const TileRect& rect : options_.fixed_regions) {
@@ -236,7 +236,7 @@ class HybridBackend final : public Backend {
       gpu_tiles += static_cast<uint64_t>(region.rect.area());
       gpu_stepped += static_cast<uint64_t>(region.rect.area() + region.ring.size());
     }
-    stats.cells_computed = cpu_tiles_stepped_ * kTileSize * kTileSize + pool.cells_computed;
+    stats.cells_computed = cpu_cells_computed_ + pool.cells_computed;
     stats.tiles_active = cpu_tiles_last_generation_ + gpu_stepped;
     stats.tiles_total = grid_.tile_count();
     stats.simd_target = cpu::simd_target_name(stepper_.library());
@@ -388,10 +388,11 @@ class HybridBackend final : public Backend {
 
   void step_cpu(int k) {
     const uint64_t before = stepper_.tiles_stepped();
+    const uint64_t cells_before = stepper_.cells_computed();
     const auto start = std::chrono::steady_clock::now();
     cpu_tiles_last_generation_ = stepper_.step(grid_, rule_, static_cast<uint64_t>(k));
     const uint64_t stepped = stepper_.tiles_stepped() - before;
-    cpu_tiles_stepped_ += stepped;
+    cpu_cells_computed_ += stepper_.cells_computed() - cells_before;
     const double seconds = seconds_since(start);
     timings_.cpu += seconds;
     if (!options_.fixed_costs) costs_.observe_cpu(seconds, static_cast<uint64_t>(k), stepped);
@@ -725,7 +726,7 @@ class HybridBackend final : public Backend {
   uint64_t epochs_ = 0;
   int epochs_since_partition_ = 0;
   int partition_interval_ = 1;
-  uint64_t cpu_tiles_stepped_ = 0;
+  uint64_t cpu_cells_computed_ = 0;  // the bands the CPU stepped, as simd counts them
   uint64_t cpu_tiles_last_generation_ = 0;
   // Where the wall time of the steps went, for GOL_HYBRID_TRACE.
   struct Timings {

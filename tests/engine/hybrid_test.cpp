@@ -17,7 +17,9 @@
 #include "engine/backend_registry.h"
 #include "engine/core/error.h"
 #include "engine/hybrid_backend.h"
+#include "engine/sparse_backend.h"
 #include "gpu/gpu_backend.h"
+#include "patterns/catalogue.h"
 #include "patterns/soup.h"
 
 namespace gol {
@@ -397,6 +399,26 @@ TEST_P(HybridTest, AWorldLeftToTheCpuRunsOnUntilThePartitionPasses) {
   EXPECT_TRUE(hybrid->cells() == oracle->cells());
   EXPECT_EQ(hybrid->stats().tiles_gpu, 0u);
   EXPECT_EQ(hybrid->stats().epochs, 5u);
+}
+
+TEST_P(HybridTest, CellsComputedOnTheCpuAreCountedAsTheSimdBackendCountsThem) {
+  // With no region, the hybrid steps the same bands as simd: its cells
+  // computed are those bands, not whole tiles.
+  HybridOptions options;
+  options.fixed_costs = hybrid::CostModel{};
+  const CellSet gun = patterns::builtin_pattern("gosper-gun").cells;
+  auto hybrid = make(options);
+  hybrid->load(gun, Rule::conway(), Topology::plane());
+  auto simd = make_sparse_backend({.threads = 2}, cpu::SimdLibrary::kHighway);
+  simd->load(gun, Rule::conway(), Topology::plane());
+  hybrid->step(1000);
+  simd->step(1000);
+  ASSERT_EQ(hybrid->stats().tiles_gpu, 0u);
+  // Gliders leave the gun through partly stepped tiles, so whole tiles
+  // would count more.
+  EXPECT_NE(simd->stats().cells_computed % (kTileSize * kTileSize), 0u);
+  EXPECT_EQ(hybrid->stats().cells_computed, simd->stats().cells_computed);
+  EXPECT_TRUE(hybrid->cells() == simd->cells());
 }
 
 TEST_P(HybridTest, SleepingWorldsCostNothing) {
