@@ -11,8 +11,21 @@
 
 namespace gol::bench {
 
-// FNV-1a over each non-empty tile's coordinates and rows, in tile order:
-// equal cell sets hash equal whatever empty tiles they hold.
+// A hash of a set of cells fed one tile at a time, in any order: each
+// non-empty tile's coordinates and rows are hashed alone and the tile
+// hashes summed, so a world can be hashed where it is held (a backend's
+// tiles in slot order) and equal cell sets hash equal whatever empty tiles
+// they hold.
+class CellHasher {
+ public:
+  void add(TileCoord coord, const Tile& tile);
+  uint64_t value() const { return sum_; }
+
+ private:
+  uint64_t sum_ = 0;
+};
+
+// CellHasher over cells' tiles.
 uint64_t cell_hash(const CellSet& cells);
 
 // cell_hash of the cells moved so their bounding box starts at (0, 0): what

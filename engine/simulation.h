@@ -35,6 +35,7 @@ class Simulation {
   uint64_t population() const { return backend_->population(); }
   CellSet cells() const { return backend_->cells(); }
   std::optional<BBox> bbox() const { return backend_->bbox(); }
+  void visit_tiles(const Backend::TileVisitor& visit) const { backend_->visit_tiles(visit); }
   // Cells, rule, topology and generation, ready to write out.
   Pattern snapshot() const;
 

@@ -39,6 +39,7 @@ class SparseBackend final : public Backend {
   uint64_t population() const override { return grid_.population(); }
   CellSet cells() const override { return grid_.cells(); }
   std::optional<BBox> bbox() const override { return grid_.bbox(); }
+  void visit_tiles(const TileVisitor& visit) const override { grid_.visit_tiles(visit); }
   BackendStats stats() const override { return stats_; }
 
  private:

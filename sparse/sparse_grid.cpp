@@ -589,6 +589,10 @@ std::optional<BBox> SparseGrid::bbox() const {
   return box;
 }
 
+void SparseGrid::visit_tiles(const std::function<void(TileCoord, const Tile&)>& visit) const {
+  for_each_nonempty(false, visit);
+}
+
 CellSet SparseGrid::cells() const {
   CellSet result;
   for_each_nonempty(false,

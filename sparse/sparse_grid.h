@@ -46,6 +46,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -134,6 +135,9 @@ class SparseGrid {
   CellSet cells() const;
   // cells().bbox() without the copy.
   std::optional<BBox> bbox() const;
+  // Calls visit(coord, tile) for each tile of cells() holding a live cell,
+  // in slot order, without the copy.
+  void visit_tiles(const std::function<void(TileCoord, const Tile&)>& visit) const;
   // Only the tiles the CPU owns (ghosts are the GPU's).
   uint64_t cpu_population() const;
   CellSet cpu_cells() const;

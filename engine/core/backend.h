@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -57,6 +58,16 @@ class Backend {
   // cells().bbox(), which backends that can find it without copying the
   // cells out do so.
   virtual std::optional<BBox> bbox() const { return cells().bbox(); }
+  // Calls visit(coord, tile) for each tile of cells() holding a live cell,
+  // in no particular order. Backends that hold their world as tiles visit
+  // them in place, without copying the world out.
+  using TileVisitor = std::function<void(TileCoord, const Tile&)>;
+  virtual void visit_tiles(const TileVisitor& visit) const {
+    const CellSet all = cells();
+    for (const auto& [coord, tile] : all.tiles()) {
+      if (!tile.empty()) visit(coord, tile);
+    }
+  }
   virtual BackendStats stats() const = 0;
 };
 

@@ -4,6 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <utility>
+#include <vector>
+
 namespace gol::bench {
 namespace {
 
@@ -36,6 +40,25 @@ TEST(CellHash, IgnoresEmptyTilesAndSeesEveryCell) {
   c.set(12, 10, true);  // same population, one cell moved
   EXPECT_NE(cell_hash(a), cell_hash(c));
   EXPECT_NE(cell_hash(a), cell_hash(glider_at(11, 10)));
+}
+
+TEST(CellHash, TakesTilesInAnyOrderButSeesWhereEachIs) {
+  CellSet many;
+  for (int64_t i = 0; i < 5; ++i) {
+    for (const Cell c : glider_at(100 * i, -70 * i).cells()) many.set(c);
+  }
+  many.set(3, 200);
+  CellHasher forward;
+  for (const auto& [coord, tile] : many.tiles()) forward.add(coord, tile);
+  std::vector<std::pair<TileCoord, Tile>> reversed(many.tiles().begin(), many.tiles().end());
+  std::reverse(reversed.begin(), reversed.end());
+  CellHasher backward;
+  for (const auto& [coord, tile] : reversed) backward.add(coord, tile);
+  EXPECT_EQ(forward.value(), backward.value());
+  EXPECT_EQ(forward.value(), cell_hash(many));
+  // The same tile contents at swapped tile coordinates.
+  EXPECT_NE(cell_hash(glider_at(128, 0)), cell_hash(glider_at(0, 128)));
+  EXPECT_NE(cell_hash(glider_at(10, 10)), cell_hash(CellSet{}));
 }
 
 TEST(ShapeHash, IgnoresPositionButNotShape) {

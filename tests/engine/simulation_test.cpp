@@ -80,5 +80,41 @@ TEST(Simulation, AutoAndCpuPickARealBackend) {
   EXPECT_TRUE(BackendRegistry::builtin().find(cpu.backend_name())->is_cpu);
 }
 
+// Scattered 16x16 soups far apart, so the world has many tiles and empty
+// ones between them.
+Pattern scattered_soups() {
+  Pattern p;
+  uint64_t state = 12345;
+  for (int64_t block = 0; block < 6; ++block) {
+    for (int64_t y = 0; y < 16; ++y) {
+      for (int64_t x = 0; x < 16; ++x) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        if (state >> 63) p.cells.set(block * 150 - 400 + x, block * 97 - 300 + y);
+      }
+    }
+  }
+  return p;
+}
+
+TEST(Simulation, VisitTilesSeesEachLiveTileOfCellsOnce) {
+  for (const std::string backend : {"serial", "bit", "simd", "simd-xsimd", "hybrid-standin"}) {
+    for (const bool torus : {false, true}) {
+      SCOPED_TRACE(backend + (torus ? " on a torus" : " on the plane"));
+      SimulationOptions options = with_backend(backend);
+      if (torus) options.topology = Topology::torus(512, 384);
+      Simulation world(scattered_soups(), options);
+      world.advance(40);
+      CellSet visited;
+      world.visit_tiles([&](TileCoord coord, const Tile& tile) {
+        EXPECT_FALSE(tile.empty());
+        EXPECT_EQ(visited.find_tile(coord), nullptr) << "tile visited twice";
+        visited.put_tile(coord, tile);
+      });
+      EXPECT_EQ(visited, world.cells());
+      EXPECT_GT(world.population(), 0u);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace gol
