@@ -196,6 +196,7 @@ class RleReader {
   void read_body() {
     std::string buffer;
     while (true) {
+      read_plain_tokens();
       const int64_t line = in_.line();
       const int64_t column = in_.column();
       const int c = in_.get();
@@ -241,6 +242,34 @@ class RleReader {
           fail_unknown(line, column, static_cast<char>(c));
       }
     }
+  }
+
+  // Counts, cells and row ends straight from the buffered bytes, which is
+  // nearly all of a pattern; stops before anything else (line endings,
+  // blanks, comments, '!', errors), which read_body() then takes through
+  // get() with its own checks.
+  void read_plain_tokens() {
+    const std::string_view ahead = in_.buffered();
+    const int64_t line = in_.line();
+    const int64_t first_column = in_.column();
+    size_t taken = 0;
+    for (; taken < ahead.size(); ++taken) {
+      const char c = ahead[taken];
+      const int64_t column = first_column + static_cast<int64_t>(taken);
+      if (is_digit(c)) {
+        add_digit(line, column, c);
+      } else if (c == 'o' || c == 'A') {
+        add_live_run(line, column, take_count());
+      } else if (c == 'b' || c == '.') {
+        x_ += take_count();
+      } else if (c == '$') {
+        y_ += take_count();
+        x_ = 0;
+      } else {
+        break;
+      }
+    }
+    in_.skip_plain(taken);
   }
 
   [[noreturn]] void fail_unknown(int64_t line, int64_t column, char c) const {

@@ -124,8 +124,6 @@ std::string describe_char(char c) {
   return buffer;
 }
 
-bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\v'; }
-
 std::string_view trim(std::string_view text) {
   while (!text.empty() && is_blank(text.front())) text.remove_prefix(1);
   while (!text.empty() && is_blank(text.back())) text.remove_suffix(1);
@@ -170,24 +168,34 @@ uint64_t parse_uint64_at(std::string_view source, const TextLine& line, size_t& 
   return parse_integer_at<uint64_t>(source, line, pos, what, false);
 }
 
-void check_in_plane(const TextReader& in, WideInt x, WideInt y, WideInt length, int64_t line,
-                    int64_t column) {
-  const auto inside = [](WideInt v) { return v >= -kPlaneLimit && v < kPlaneLimit; };
-  if (!inside(x) || !inside(x + length - 1) || !inside(y)) {
-    in.fail_at(line, column,
-               "cell beyond the plane: coordinates must lie in [-2^62, 2^62), where gol "
-               "can run them");
-  }
+void fail_beyond_plane(const TextReader& in, int64_t line, int64_t column) {
+  in.fail_at(line, column,
+             "cell beyond the plane: coordinates must lie in [-2^62, 2^62), where gol "
+             "can run them");
+}
+
+Tile* CellSink::known_in_row(TileCoord coord) const {
+  if (coord.ty != row_ty_ || row_tiles_.empty()) return nullptr;
+  const auto at = std::lower_bound(row_tiles_.begin(), row_tiles_.end(), coord.tx,
+                                   [](const auto& entry, int64_t tx) { return entry.first < tx; });
+  return at != row_tiles_.end() && at->first == coord.tx ? at->second : nullptr;
 }
 
 Tile* CellSink::tile_at(TileCoord coord) {
-  if (cached_tile_ != nullptr && cached_coord_ == coord) return cached_tile_;
+  if (Tile* known = known_tile(coord)) return known;
+  Tile* const tile = &cells_.tile(coord);  // tree nodes never move
+  if (coord.ty != row_ty_) {
+    row_ty_ = coord.ty;
+    row_tiles_.clear();
+  }
+  if (row_tiles_.empty() || row_tiles_.back().first < coord.tx)
+    row_tiles_.emplace_back(coord.tx, tile);
   cached_coord_ = coord;
-  cached_tile_ = &cells_.tile(coord);
-  return cached_tile_;
+  cached_tile_ = tile;
+  return tile;
 }
 
-void CellSink::add_run(int64_t x, int64_t y, int64_t length, int64_t line, int64_t column) {
+void CellSink::add_run_charged(int64_t x, int64_t y, int64_t length, int64_t line, int64_t column) {
   // Refused before any tile is made: a long run must not allocate up to
   // the budget first. The tiles the run spans that exist already are
   // counted only when the plain bound does not fit (rarely).
@@ -209,8 +217,7 @@ void CellSink::add_run(int64_t x, int64_t y, int64_t length, int64_t line, int64
     const int offset = offset_in_tile(x);
     const int64_t count = std::min<int64_t>(length, kTileSize - offset);
     Tile* tile = tile_at({tile_of(x), tile_of(y)});
-    const uint64_t ones = count == kTileSize ? ~uint64_t{0} : (uint64_t{1} << count) - 1;
-    tile->rows[row] |= ones << offset;
+    tile->rows[row] |= run_bits(offset, count);
     length -= count;
     if (length > 0) x += count;
   }

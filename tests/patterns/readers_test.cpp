@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "engine/core/error.h"
 #include "patterns/pattern_io.h"
@@ -129,6 +131,41 @@ TEST(Readers, FarCoordinatesStaySparse) {
 
 // Counts as Golly reads them: a blank ends a count, a count may go on
 // after a line break, and a count of 0 is 1.
+// Cells over many tiles in several tile rows, met by the readers in
+// different orders: the reader's tile caches must find or make the right
+// tile whatever the order, for runs inside a tile and across tile edges.
+TEST(Readers, TilesMetInAnyOrderAllLoad) {
+  CellSet cells;
+  uint64_t state = 99;
+  for (int i = 0; i < 4000; ++i) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    const Cell c{static_cast<int64_t>(state >> 40) % 700 - 350,
+                 static_cast<int64_t>(state >> 20 & 0xFFFFF) % 300 - 150};
+    cells.set(c);
+  }
+  for (int64_t x = -200; x < 200; ++x) cells.set(x, 7);  // one run over seven tiles
+  const std::vector<Cell> listed = cells.cells();
+
+  Pattern pattern;
+  pattern.cells = cells;
+  EXPECT_EQ(parse_pattern(to_rle(pattern), "any.rle").cells, cells);
+
+  auto life106 = [](const std::vector<Cell>& order) {
+    std::string text = "#Life 1.06\n";
+    for (const Cell c : order) text += std::to_string(c.x) + " " + std::to_string(c.y) + "\n";
+    return text;
+  };
+  EXPECT_EQ(parse_pattern(life106(listed), "sorted.lif").cells, cells);
+  std::vector<Cell> reversed(listed.rbegin(), listed.rend());
+  EXPECT_EQ(parse_pattern(life106(reversed), "reversed.lif").cells, cells);
+  std::vector<Cell> shuffled = listed;
+  for (size_t i = shuffled.size() - 1; i > 0; --i) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    std::swap(shuffled[i], shuffled[(state >> 33) % (i + 1)]);
+  }
+  EXPECT_EQ(parse_pattern(life106(shuffled), "shuffled.lif").cells, cells);
+}
+
 TEST(Readers, RunCountsAsGollyReadsThem) {
   EXPECT_EQ(parse_pattern("x = 2, y = 1\n1 2o!", "t").cells.population(), 2u);
   EXPECT_EQ(parse_pattern("x = 3, y = 1\n3\no!", "t").cells.population(), 3u);
