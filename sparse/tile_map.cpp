@@ -129,16 +129,15 @@ int32_t TileMap::allocate_slot(TileCoord coord) {
     ++empty_slabs_;
   }
   Slab& slab = *slabs_[slab_index];
-  const int32_t at = slab.free_count > 0 ? slab.free_stack[--slab.free_count] : slab.fresh++;
-  // Written even where the slot is fresh and so zero already: a page's
-  // first touch is then a write, which maps it a page of its own. Were it
-  // a read (a neighbourhood taken before the tile is stepped), the shared
-  // zero page would be mapped, and the kernel's first store into it would
-  // fault again and flush every thread's TLB (an interrupt to each core:
-  // about 4% of the spacefiller's time on two threads).
-  for (int parity = 0; parity < 2; ++parity) {
-    slab.tiles[parity][at] = Tile{};
-    slab.summaries[parity][at] = Summary{};
+  int32_t at;
+  if (slab.free_count > 0) {
+    at = slab.free_stack[--slab.free_count];
+    for (int parity = 0; parity < 2; ++parity) {
+      slab.tiles[parity][at] = Tile{};
+      slab.summaries[parity][at] = Summary{};
+    }
+  } else {
+    at = slab.fresh++;
   }
   if (slab.used++ == 0) --empty_slabs_;
   if (slab.free_count == 0 && slab.fresh == kSlabSlots) set_open(slab_index, false);
