@@ -75,7 +75,8 @@ double seconds_between(std::chrono::steady_clock::time_point from,
 
 size_t GridStepper::step_generation(sparse::SparseGrid& grid, const Rule& rule,
                                     cpu::WorkerCrew* crew) {
-  const auto start = std::chrono::steady_clock::now();
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point start = timed_ ? Clock::now() : Clock::time_point{};
   refuse_births_beyond_edge(grid, rule);
   const size_t count = grid.active().size();
   const auto body = [&](size_t begin, size_t end) { step_range(grid, rule, begin, end); };
@@ -89,11 +90,13 @@ size_t GridStepper::step_generation(sparse::SparseGrid& grid, const Rule& rule,
   }
   uint64_t bands = 0;
   for (BandMask mask : grid.active_bands()) bands += static_cast<uint64_t>(band_count(mask));
-  const auto stepped = std::chrono::steady_clock::now();
+  const Clock::time_point stepped = timed_ ? Clock::now() : Clock::time_point{};
   grid.finish_generation();
-  const auto finished = std::chrono::steady_clock::now();
-  stepping_seconds_ += seconds_between(start, stepped);
-  finishing_seconds_ += seconds_between(stepped, finished);
+  if (timed_) {
+    const Clock::time_point finished = Clock::now();
+    stepping_seconds_ += seconds_between(start, stepped);
+    finishing_seconds_ += seconds_between(stepped, finished);
+  }
   tiles_stepped_ += count;
   cells_computed_ += bands * kBandRows * kTileSize;
   return count;

@@ -118,6 +118,7 @@ class HybridBackend final : public Backend {
     GOL_CHECK(options_.epoch_generations >= 1 &&
               options_.epoch_generations <= gpu::kMaxEpochGenerations);
     GOL_CHECK(options_.partition_every >= 1);
+    stepper_.time_generations(trace_);
   }
 
   std::string name() const override {
