@@ -210,10 +210,7 @@ class RleReader {
         keep_comment(trim(comment.text), comment);
         continue;
       }
-      if (is_digit(c)) {
-        add_digit(line, column, c);
-        continue;
-      }
+      if (take_token(line, column, c)) continue;
       if (c == '\n') continue;  // a count may go on on the next line
       if (is_blank(static_cast<char>(c))) {
         count_line_ = 0;  // Golly ends a count at a blank: "1 2o" is 2o
@@ -224,23 +221,7 @@ class RleReader {
           in_.fail_at(count_line_, count_column_, "run count before '!' has no cell");
         return;
       }
-      const int64_t count = take_count();
-      switch (c) {
-        case 'b':
-        case '.':
-          x_ += count;
-          break;
-        case 'o':
-        case 'A':
-          add_live_run(line, column, count);
-          break;
-        case '$':
-          y_ += count;
-          x_ = 0;
-          break;
-        default:
-          fail_unknown(line, column, static_cast<char>(c));
-      }
+      fail_unknown(line, column, static_cast<char>(c));
     }
   }
 
@@ -253,23 +234,36 @@ class RleReader {
     const int64_t line = in_.line();
     const int64_t first_column = in_.column();
     size_t taken = 0;
-    for (; taken < ahead.size(); ++taken) {
-      const char c = ahead[taken];
-      const int64_t column = first_column + static_cast<int64_t>(taken);
-      if (is_digit(c)) {
-        add_digit(line, column, c);
-      } else if (c == 'o' || c == 'A') {
-        add_live_run(line, column, take_count());
-      } else if (c == 'b' || c == '.') {
-        x_ += take_count();
-      } else if (c == '$') {
-        y_ += take_count();
-        x_ = 0;
-      } else {
-        break;
-      }
+    while (taken < ahead.size() && take_token(line, first_column + static_cast<int64_t>(taken),
+                                              static_cast<unsigned char>(ahead[taken]))) {
+      ++taken;
     }
     in_.skip_plain(taken);
+  }
+
+  // A count digit or a tag (a dead run, a live run, a row end) at (line,
+  // column); false, taking nothing, for any other byte.
+  bool take_token(int64_t line, int64_t column, int c) {
+    if (is_digit(c)) {
+      add_digit(line, column, c);
+      return true;
+    }
+    switch (c) {
+      case 'b':
+      case '.':
+        x_ += take_count();
+        return true;
+      case 'o':
+      case 'A':
+        add_live_run(line, column, take_count());
+        return true;
+      case '$':
+        y_ += take_count();
+        x_ = 0;
+        return true;
+      default:
+        return false;
+    }
   }
 
   [[noreturn]] void fail_unknown(int64_t line, int64_t column, char c) const {

@@ -129,8 +129,6 @@ TEST(Readers, FarCoordinatesStaySparse) {
   EXPECT_EQ(p.cells.bbox()->width(), uint64_t{1} << 63);
 }
 
-// Counts as Golly reads them: a blank ends a count, a count may go on
-// after a line break, and a count of 0 is 1.
 // Cells over many tiles in several tile rows, met by the readers in
 // different orders: the reader's tile caches must find or make the right
 // tile whatever the order, for runs inside a tile and across tile edges.
@@ -166,6 +164,8 @@ TEST(Readers, TilesMetInAnyOrderAllLoad) {
   EXPECT_EQ(parse_pattern(life106(shuffled), "shuffled.lif").cells, cells);
 }
 
+// Counts as Golly reads them: a blank ends a count, a count may go on
+// after a line break, and a count of 0 is 1.
 TEST(Readers, RunCountsAsGollyReadsThem) {
   EXPECT_EQ(parse_pattern("x = 2, y = 1\n1 2o!", "t").cells.population(), 2u);
   EXPECT_EQ(parse_pattern("x = 3, y = 1\n3\no!", "t").cells.population(), 3u);
