@@ -426,10 +426,8 @@ void SparseGrid::replan_near(std::span<const int32_t> imported) {
   fit_slot_arrays();
   for (size_t i = 0; i < active_.size(); ++i) from_self_[active_[i]] |= active_bands_[i];
   take_wake(TileMap::kEmptySlot);
-  // Copied: planning rebuilds active_.
-  planned_from_.assign(active_.begin(), active_.end());
   plan_from_candidates([&](auto take) {
-    for (int32_t slot : planned_from_) take(slot);
+    for (int32_t slot : active_) take(slot);
     // An import wakes only the tile and its neighbours (created ones
     // included, hence the links read after it).
     for (int32_t slot : imported) {
@@ -488,32 +486,19 @@ void SparseGrid::finish_generation() {
 
 template <typename VisitCandidates>
 void SparseGrid::plan_from_candidates(VisitCandidates visit_candidates) {
-  planned_bands_.resize(map_.slot_count());
-  woken_.resize((map_.slot_count() + 63) / 64);
-  touched_words_.clear();
+  next_active_.clear();
+  next_bands_.clear();
+  // Taking a slot's wake record clears it, so a slot visited twice is
+  // listed once, where it was first visited.
   auto take = [&](int32_t slot) {
     const BandMask bands = take_wake(slot);
     if (bands == 0 || owners_[slot] == TileOwner::kGpu) return;
-    planned_bands_[slot] = bands;
-    uint64_t& word = woken_[static_cast<size_t>(slot) / 64];
-    if (word == 0) touched_words_.push_back(static_cast<int32_t>(slot / 64));
-    word |= uint64_t{1} << (slot % 64);
+    next_active_.push_back(slot);
+    next_bands_.push_back(bands);
   };
   visit_candidates(take);
-  // Slot order from the bitmap: only the words touched are sorted, and
-  // neighbouring tiles share words.
-  std::sort(touched_words_.begin(), touched_words_.end());
-  active_.clear();
-  active_bands_.clear();
-  for (int32_t word_index : touched_words_) {
-    uint64_t& word = woken_[static_cast<size_t>(word_index)];
-    for (uint64_t bits = word; bits != 0; bits &= bits - 1) {
-      const int32_t slot = word_index * 64 + std::countr_zero(bits);
-      active_.push_back(slot);
-      active_bands_.push_back(planned_bands_[slot]);
-    }
-    word = 0;
-  }
+  active_.swap(next_active_);
+  active_bands_.swap(next_bands_);
 }
 
 void SparseGrid::plan_from_wake_flags(size_t previous_count) {

@@ -71,7 +71,13 @@ class SparseGrid {
   void load(CellSet&& cells, const Topology& topology, bool keep_all_active);
 
   uint64_t generation() const { return generation_; }
-  // Slots to step this generation, in increasing order.
+  // Slots to step this generation. Planning from the stepped tiles (a
+  // sparse world's usual case) lists a woken tile after the tile that woke
+  // it, so neighbours stay together and a contiguous share of the list
+  // (what each thread steps) is a region of the world, whose tiles and wake
+  // records stay in one core's cache. In slot order, tiles made at the same
+  // time (a growing front's inner and outer rows) were split between the
+  // threads, and the rows they share crossed between cores every generation.
   std::span<const int32_t> active() const { return active_; }
   // The bands of active()[i] to step; the others already hold their next
   // generation in commit_target(i) (their inputs have not changed in the
@@ -161,7 +167,7 @@ class SparseGrid {
   bool shows_live_border(int32_t slot) const;
   void plan_from_wake_flags(size_t previous_count);
   // The active list from the wake flags of the slots `visit_candidates`
-  // hands to its argument (take(slot)), in slot order.
+  // hands to its argument (take(slot)), in the order first visited.
   template <typename VisitCandidates>
   void plan_from_candidates(VisitCandidates visit_candidates);
   // Picks how the next generation's planning finds the woken slots (which
@@ -194,13 +200,11 @@ class SparseGrid {
   uint64_t generation_ = 0;
   bool keep_all_active_ = false;
   std::vector<int32_t> active_;
-  std::vector<Outcome> outcomes_;        // by index into active_
-  bool gather_next_ = false;             // see choose_next_plan()
-  std::vector<BandMask> active_bands_;   // by index into active_
-  std::vector<BandMask> planned_bands_;  // by slot, while planning
-  std::vector<uint64_t> woken_;          // bit per slot, while planning
-  std::vector<int32_t> planned_from_;    // the active list replan_near() started from
-  std::vector<int32_t> touched_words_;   // words of woken_ set, while planning
+  std::vector<Outcome> outcomes_;       // by index into active_
+  bool gather_next_ = false;            // see choose_next_plan()
+  std::vector<BandMask> active_bands_;  // by index into active_
+  std::vector<int32_t> next_active_;    // active_ being planned
+  std::vector<BandMask> next_bands_;    // active_bands_ being planned
   // Wake records, by slot: the bands to step next generation, as the
   // contributions commits store in parallel without atomics.
   // from_neighbours_[slot][d] is written only by the neighbour in

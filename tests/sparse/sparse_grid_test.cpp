@@ -189,6 +189,35 @@ TEST(SparseGrid, GlidersEscapingIntoEmptySpaceCreateAndFreeTiles) {
   EXPECT_EQ(grid.map().find({0, 0}), TileMap::kAbsent);  // the start is empty and freed
 }
 
+// Four gliders far apart keep creating and freeing tiles, so their new
+// tiles take slots in turn; the active list keeps each glider's tiles
+// together all the same (what lets each thread step a region of its own).
+TEST(SparseGrid, TheActiveListKeepsEachRegionsTilesTogether) {
+  CellSet cells = test::glider(1000, 1000);
+  cells = test::merged(cells, test::picture({".O.", "O..", "OOO"}, -1000, 1000));   // south-west
+  cells = test::merged(cells, test::picture({"OOO", "..O", ".O."}, 1000, -1000));   // north-east
+  cells = test::merged(cells, test::picture({"OOO", "O..", ".O."}, -1000, -1000));  // north-west
+  SparseGrid grid;
+  grid.load(cells, Topology::plane(), false);
+  const Rule rule = Rule::conway();
+  auto quadrant = [&](int32_t slot) {
+    const TileCoord at = grid.map().coord(slot);
+    return (at.tx < 0 ? 1 : 0) + (at.ty < 0 ? 2 : 0);
+  };
+  for (int generation = 0; generation < 1200; ++generation) {
+    test::step_generation(grid, rule, TileStepper::kHighway);
+    int runs = 0;
+    std::vector<bool> seen(4, false);
+    for (size_t i = 0; i < grid.active().size(); ++i) {
+      const int here = quadrant(grid.active()[i]);
+      if (i == 0 || here != quadrant(grid.active()[i - 1])) ++runs;
+      seen[here] = true;
+    }
+    ASSERT_EQ(runs, std::count(seen.begin(), seen.end(), true)) << "generation " << generation + 1;
+  }
+  EXPECT_TRUE(grid.cells() == test::reference_run(cells, rule, Topology::plane(), 1200));
+}
+
 // Gliders flying out in all four directions through debris that dies at
 // once: the debris tiles fill several slabs and are freed in the first
 // generations, the gliders keep creating and freeing tiles across the slab
