@@ -4,6 +4,7 @@
 // and 0 counts as 1. Every count and position is checked in wide arithmetic
 // and cells go through the budgeted sink, so no number in the file decides
 // how much memory is allocated.
+#include <cstdint>
 #include <string>
 
 #include "engine/core/error.h"
@@ -234,11 +235,67 @@ class RleReader {
     const int64_t line = in_.line();
     const int64_t first_column = in_.column();
     size_t taken = 0;
-    while (taken < ahead.size() && take_token(line, first_column + static_cast<int64_t>(taken),
-                                              static_cast<unsigned char>(ahead[taken]))) {
-      ++taken;
+    while (true) {
+      taken += take_simple_tokens(ahead.substr(taken));
+      // One token through take_token() (a new tile, a long count, a count
+      // going on from the last line...), then the simple ones again.
+      bool tagged = false;
+      while (!tagged && taken < ahead.size() &&
+             take_token(line, first_column + static_cast<int64_t>(taken),
+                        static_cast<unsigned char>(ahead[taken]))) {
+        tagged = !is_digit(static_cast<unsigned char>(ahead[taken]));
+        ++taken;
+      }
+      if (!tagged) break;
     }
     in_.skip_plain(taken);
+  }
+
+  // The whole tokens at the front of `ahead` that need none of
+  // take_token()'s checks: a count of at most 9 digits (or none) and a
+  // dead run, a live run inside one tile already made, or a row end, taken
+  // with the cursor in 64-bit registers. Only while no count is pending
+  // and the cursor and the rows' start are within 2^60 of the origin,
+  // where no token of them
+  // can carry it off the plane: a buffer holds far fewer than 2^61 / 10^9
+  // of them. Returns the bytes taken.
+  size_t take_simple_tokens(std::string_view ahead) {
+    constexpr int64_t kTame = int64_t{1} << 60;
+    constexpr size_t kMaxDigits = 9;
+    const WideInt start_x = WideInt{x_origin_} + x_;
+    const WideInt start_y = WideInt{y_origin_} + y_;
+    const auto tame = [](WideInt v) { return v >= -kTame && v <= kTame; };
+    // x_origin_ too: a row end moves the cursor back to it.
+    if (count_line_ != 0 || !tame(start_x) || !tame(start_y) || !tame(x_origin_)) return 0;
+    auto x = static_cast<int64_t>(start_x);
+    auto y = static_cast<int64_t>(start_y);
+    size_t taken = 0;
+    while (taken < ahead.size()) {
+      size_t at = taken;
+      int64_t count = 0;
+      while (at < ahead.size() && at - taken < kMaxDigits &&
+             is_digit(static_cast<unsigned char>(ahead[at]))) {
+        count = count * 10 + (ahead[at] - '0');
+        ++at;
+      }
+      if (at == ahead.size()) break;
+      const int64_t run = count == 0 ? 1 : count;  // as take_count()
+      const char tag = ahead[at];
+      if (tag == 'b' || tag == '.') {
+        x += run;
+      } else if ((tag == 'o' || tag == 'A') && sink_.add_run_if_known(x, y, run)) {
+        x += run;
+      } else if (tag == '$') {
+        y += run;
+        x = x_origin_;
+      } else {
+        break;
+      }
+      taken = at + 1;
+    }
+    x_ = WideInt{x} - x_origin_;
+    y_ = WideInt{y} - y_origin_;
+    return taken;
   }
 
   // A count digit or a tag (a dead run, a live run, a row end) at (line,

@@ -188,16 +188,18 @@ class CellSink {
   // Sets cells (x .. x+length-1, y), all within the plane; (line, column)
   // locate the run for a refusal over the memory budget.
   void add_run(int64_t x, int64_t y, int64_t length, int64_t line, int64_t column) {
+    if (!add_run_if_known(x, y, length)) add_run_charged(x, y, length, line, column);
+  }
+  // add_run() for nearly every run of a soup: inside one tile already made,
+  // so no charge and no lookup in the CellSet's tree. False, adding
+  // nothing, for any other run.
+  bool add_run_if_known(int64_t x, int64_t y, int64_t length) {
     const int offset = offset_in_tile(x);
-    if (offset + length <= kTileSize) {
-      // Nearly every run of a soup: inside one tile already made, so no
-      // charge and no lookup in the CellSet's tree.
-      if (Tile* tile = known_tile({tile_of(x), tile_of(y)})) {
-        tile->rows[offset_in_tile(y)] |= run_bits(offset, length);
-        return;
-      }
-    }
-    add_run_charged(x, y, length, line, column);
+    if (offset + length > kTileSize) return false;
+    Tile* tile = known_tile({tile_of(x), tile_of(y)});
+    if (tile == nullptr) return false;
+    tile->rows[offset_in_tile(y)] |= run_bits(offset, length);
+    return true;
   }
 
  private:

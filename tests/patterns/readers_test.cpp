@@ -164,6 +164,53 @@ TEST(Readers, TilesMetInAnyOrderAllLoad) {
   EXPECT_EQ(parse_pattern(life106(shuffled), "shuffled.lif").cells, cells);
 }
 
+// The reader takes most tokens of a pattern line by a quick path and the
+// rest (new tiles, long counts, counts split by the 64 KiB buffer, the
+// far reaches of the plane) by the careful one. Random tokens on one long
+// line, with counts of up to twelve digits and in every tag's spelling,
+// from origins near and far, load as the tokens say.
+TEST(Readers, RandomRunsLoadAsTheirTokensSay) {
+  uint64_t state = 7;
+  auto next = [&](uint64_t bound) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<int64_t>((state >> 24) % bound);
+  };
+  for (const int64_t origin : {int64_t{-3}, (int64_t{1} << 60) - 900, -(int64_t{1} << 61)}) {
+    SCOPED_TRACE(origin);
+    std::string body;
+    CellSet expected;
+    int64_t x = 0;
+    int64_t y = 0;
+    while (body.size() < 300000) {
+      const int64_t kind = next(100);
+      int64_t count = 0;
+      char tag = '$';
+      if (kind < 3) {
+        count = next(3) + 1;
+      } else if (kind < 5) {
+        count = next(int64_t{1} << 40) + 1000000000;  // ten to thirteen digits
+        tag = '.';
+      } else {
+        count = next(kind < 12 ? 200 : 9) + 1;
+        tag = kind < 50 ? (kind % 2 == 0 ? 'o' : 'A') : (kind % 2 == 0 ? 'b' : '.');
+      }
+      body += (count > 1 || next(2) == 0 ? std::to_string(count) : "") + tag;
+      if (tag == '$') {
+        y += count;
+        x = 0;
+        continue;
+      }
+      if (tag == 'o' || tag == 'A') {
+        for (int64_t i = 0; i < count; ++i) expected.set(origin + x + i, origin + y);
+      }
+      x += count;
+    }
+    const std::string text = "#CXRLE Pos=" + std::to_string(origin) + "," + std::to_string(origin) +
+                             "\nx = 1, y = 1\n" + body + "!";
+    EXPECT_TRUE(parse_pattern(text, "random.rle").cells == expected);
+  }
+}
+
 // Counts as Golly reads them: a blank ends a count, a count may go on
 // after a line break, and a count of 0 is 1.
 TEST(Readers, RunCountsAsGollyReadsThem) {
