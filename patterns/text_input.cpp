@@ -174,11 +174,17 @@ void fail_beyond_plane(const TextReader& in, int64_t line, int64_t column) {
              "can run them");
 }
 
-Tile* CellSink::known_in_row(TileCoord coord) const {
+Tile* CellSink::known_in_row(TileCoord coord) {
   if (coord.ty != row_ty_ || row_tiles_.empty()) return nullptr;
+  // A reader moving east along a row wants the entry after the last one.
+  if (row_next_ < row_tiles_.size() && row_tiles_[row_next_].first == coord.tx) {
+    return row_tiles_[row_next_++].second;
+  }
   const auto at = std::lower_bound(row_tiles_.begin(), row_tiles_.end(), coord.tx,
                                    [](const auto& entry, int64_t tx) { return entry.first < tx; });
-  return at != row_tiles_.end() && at->first == coord.tx ? at->second : nullptr;
+  if (at == row_tiles_.end() || at->first != coord.tx) return nullptr;
+  row_next_ = static_cast<size_t>(at - row_tiles_.begin()) + 1;
+  return at->second;
 }
 
 Tile* CellSink::tile_at(TileCoord coord) {

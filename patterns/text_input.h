@@ -220,7 +220,7 @@ class CellSink {
     }
     return tile;
   }
-  Tile* known_in_row(TileCoord coord) const;
+  Tile* known_in_row(TileCoord coord);
   // The tile at coord, made if absent, and noted in the caches.
   Tile* tile_at(TileCoord coord);
 
@@ -236,6 +236,7 @@ class CellSink {
   // no more than the tree alone; it holds at most one entry per tile made.
   int64_t row_ty_ = 0;
   std::vector<std::pair<int64_t, Tile*>> row_tiles_;
+  size_t row_next_ = 0;  // the entry after the one last found
 };
 
 // Cursor arithmetic of the readers: wide enough that no count or position

@@ -132,7 +132,15 @@ CellSet CellSet::translated(int64_t dx, int64_t dy) const {
 CellSet CellSet::wrapped(int64_t width, int64_t height) const {
   CellSet out;
   const bool aligned = width % kTileSize == 0;
+  const bool rows_aligned = aligned && height % kTileSize == 0;
   for (const auto& [coord, tile] : tiles_) {
+    if (rows_aligned) {
+      // A whole tile lands on one tile, its rows in the same order.
+      Tile& target = out.tile({tile_of(wrap(coord.tx * kTileSize, width)),
+                               tile_of(wrap(coord.ty * kTileSize, height))});
+      for (int r = 0; r < kTileSize; ++r) target.rows[r] |= tile.rows[r];
+      continue;
+    }
     if (aligned) {
       // Whole rows stay within one tile column when the width is a multiple of 64.
       for (int r = 0; r < kTileSize; ++r) {

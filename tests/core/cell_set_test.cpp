@@ -70,6 +70,10 @@ TEST(CellSet, WrapOntoTorus) {
   cells.set(5, 5);
   const CellSet torus = cells.wrapped(128, 64);
   EXPECT_EQ(torus.cells(), (std::vector<Cell>{{64, 2}, {5, 5}, {127, 63}}));
+  // Whole tiles move as one where both sides are multiples of 64, and row
+  // by row (or cell by cell) where they are not.
+  EXPECT_EQ(cells.wrapped(128, 100).cells(), (std::vector<Cell>{{5, 5}, {64, 30}, {127, 99}}));
+  EXPECT_EQ(cells.wrapped(100, 64).cells(), (std::vector<Cell>{{64, 2}, {5, 5}, {99, 63}}));
 }
 
 TEST(InputErrorFormat, NamesSourceLineAndColumn) {
