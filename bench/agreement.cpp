@@ -1,8 +1,10 @@
 // Hashes of final cell sets and the cross-backend agreement check.
 #include "bench/agreement.h"
 
+#include <bit>
 #include <cstdio>
 #include <map>
+#include <optional>
 
 namespace gol::bench {
 namespace {
@@ -64,10 +66,34 @@ uint64_t cell_hash(const CellSet& cells) {
   return hasher.value();
 }
 
+void ShapeHasher::add_bits(uint64_t row_key, int64_t word, uint64_t bits) {
+  const uint64_t key = mix(row_key, static_cast<uint64_t>(word));
+  // Linear in `bits` for a given key: masks, rotations and XOR only.
+  hash_ ^= (bits & key) ^ std::rotl(bits & ~key, static_cast<int>(key >> 58)) ^
+           std::rotl(bits, static_cast<int>(key & 63));
+}
+
+void ShapeHasher::add(TileCoord coord, const Tile& tile) {
+  // Where the tile's column 0 lands in the moved grid: word `first`, bit
+  // `shift` (a floor division, as the offset may be negative).
+  const int64_t x = coord.tx * kTileSize - xmin_;
+  const int64_t first = x >= 0 ? x / kTileSize : -((-x + kTileSize - 1) / kTileSize);
+  const int shift = static_cast<int>(x - first * kTileSize);
+  for (int row = 0; row < kTileSize; ++row) {
+    const uint64_t bits = tile.rows[static_cast<size_t>(row)];
+    if (bits == 0) continue;
+    const uint64_t row_key = mix(kSeed, static_cast<uint64_t>(coord.ty * kTileSize + row - ymin_));
+    add_bits(row_key, first, bits << shift);
+    if (shift != 0) add_bits(row_key, first + 1, bits >> (kTileSize - shift));
+  }
+}
+
 uint64_t shape_hash(const CellSet& cells) {
   const std::optional<BBox> box = cells.bbox();
-  if (!box) return cell_hash(cells);
-  return cell_hash(cells.translated(-box->xmin, -box->ymin));
+  if (!box) return 0;
+  ShapeHasher hasher(box->xmin, box->ymin);
+  for (const auto& [coord, tile] : cells.tiles()) hasher.add(coord, tile);
+  return hasher.value();
 }
 
 std::vector<Disagreement> check_agreement(const std::vector<RunResult>& results) {

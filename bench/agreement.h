@@ -28,8 +28,29 @@ class CellHasher {
 // CellHasher over cells' tiles.
 uint64_t cell_hash(const CellSet& cells);
 
-// cell_hash of the cells moved so their bounding box starts at (0, 0): what
-// can be compared with a pattern file that records no origin.
+// A hash of a set of cells moved so that (xmin, ymin), its bounding box's
+// corner, is at (0, 0): what can be compared with a pattern file that
+// records no origin. Fed one tile at a time in any order, like CellHasher,
+// so a world is hashed where it is held, without moving a copy. Each row
+// word of a tile lands on one or two words of the moved grid; each
+// destination word's bits are hashed by a map that is linear over XOR and
+// keyed by the word's place, so the halves two tiles give one word combine
+// as the word itself would.
+class ShapeHasher {
+ public:
+  ShapeHasher(int64_t xmin, int64_t ymin) : xmin_(xmin), ymin_(ymin) {}
+  void add(TileCoord coord, const Tile& tile);
+  uint64_t value() const { return hash_; }
+
+ private:
+  void add_bits(uint64_t row_key, int64_t word, uint64_t bits);
+
+  int64_t xmin_;
+  int64_t ymin_;
+  uint64_t hash_ = 0;
+};
+
+// ShapeHasher over cells' tiles, from their bounding box.
 uint64_t shape_hash(const CellSet& cells);
 
 struct Disagreement {

@@ -124,8 +124,14 @@ SingleRun time_advance(Simulation& world, const Workload& workload, double initi
   CellHasher hasher;
   world.visit_tiles([&](TileCoord coord, const Tile& tile) { hasher.add(coord, tile); });
   run.cell_hash = hasher.value();
-  if (want_shape_hash) run.shape_hash = shape_hash(world.cells());
-  run.final_area = world.topology().is_torus() ? initial_area : bbox_area(world.bbox());
+  const std::optional<BBox> box = world.bbox();
+  if (want_shape_hash) {
+    // Hashed in place too, from the bounding box's corner.
+    ShapeHasher shape(box ? box->xmin : 0, box ? box->ymin : 0);
+    world.visit_tiles([&](TileCoord coord, const Tile& tile) { shape.add(coord, tile); });
+    run.shape_hash = shape.value();
+  }
+  run.final_area = world.topology().is_torus() ? initial_area : bbox_area(box);
   return run;
 }
 

@@ -69,6 +69,47 @@ TEST(ShapeHash, IgnoresPositionButNotShape) {
   EXPECT_NE(shape_hash(glider_at(0, 0)), shape_hash(flipped));
 }
 
+// A pattern over several tiles, moved by offsets that split its row words
+// across tile edges both ways, fed in any tile order: one shape hash. One
+// cell more, or one moved, and it differs.
+TEST(ShapeHash, MovedAcrossTileEdgesInAnyOrderHashesAlike) {
+  CellSet cells;
+  uint64_t state = 5;
+  for (int i = 0; i < 3000; ++i) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    cells.set(static_cast<int64_t>(state >> 40) % 300,
+              static_cast<int64_t>(state >> 20 & 0xFFF) % 200);
+  }
+  const uint64_t expected = shape_hash(cells);
+  for (const auto& [dx, dy] : std::vector<std::pair<int64_t, int64_t>>{
+           {1, 0}, {63, 64}, {64, 1}, {-1, -1}, {-65, 37}, {-1000001, 999983}}) {
+    SCOPED_TRACE(dx);
+    const CellSet moved = cells.translated(dx, dy);
+    EXPECT_EQ(shape_hash(moved), expected);
+    const BBox box = *moved.bbox();
+    ShapeHasher backward(box.xmin, box.ymin);
+    for (auto it = moved.tiles().rbegin(); it != moved.tiles().rend(); ++it) {
+      backward.add(it->first, it->second);
+    }
+    EXPECT_EQ(backward.value(), expected);
+  }
+  // Inside the bounding box, so the box stays as it was.
+  CellSet toggled = cells;
+  toggled.set(150, 100, !cells.get(150, 100));
+  EXPECT_NE(shape_hash(toggled), expected);
+  CellSet swapped = cells;
+  const Cell first = cells.cells()[10];
+  swapped.set(first, false);
+  for (int64_t x = first.x + 1; x < 300; ++x) {
+    if (!cells.get(x, first.y)) {
+      swapped.set(x, first.y, true);
+      break;
+    }
+  }
+  EXPECT_EQ(swapped.bbox()->xmin, cells.bbox()->xmin);
+  EXPECT_NE(shape_hash(swapped), expected);
+}
+
 TEST(Agreement, PassesWhenAllAgree) {
   const std::vector<RunResult> results = {
       result("acorn", "serial", 633, 42), result("acorn", "bit", 633, 42),
