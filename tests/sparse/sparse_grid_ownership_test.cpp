@@ -144,10 +144,7 @@ TEST(SparseGridOwnership, ATorusSoupAroundAWrappingGpuRegionStaysExact) {
 TEST(SparseGridOwnership, GlidersCrossARegionBoundaryBothWays) {
   // Four gliders flying outwards through the region's corners and edges,
   // two more flying in from outside.
-  CellSet cells = test::glider(150, 150);                                       // south-east
-  cells = test::merged(cells, test::picture({".O.", "O..", "OOO"}, 140, 150));  // south-west
-  cells = test::merged(cells, test::picture({"OOO", "..O", ".O."}, 150, 140));  // north-east
-  cells = test::merged(cells, test::picture({"OOO", "O..", ".O."}, 140, 140));  // north-west
+  CellSet cells = test::gliders_flying_apart(140, 150, 140, 150);
   cells = test::merged(cells, test::glider(-100, -100));                        // inbound
   cells = test::merged(cells, test::picture({"OOO", "O..", ".O."}, 420, 400));  // inbound
   expect_exact_through_epochs(cells, Rule::conway(), Topology::plane(), {1, 1, 3, 3}, 32, 30);

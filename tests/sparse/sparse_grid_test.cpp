@@ -168,10 +168,7 @@ TEST(SparseGrid, AGliderHittingASleepingBlockWakesIt) {
 }
 
 TEST(SparseGrid, GlidersEscapingIntoEmptySpaceCreateAndFreeTiles) {
-  CellSet cells = test::glider(0, 0);
-  cells = test::merged(cells, test::picture({".O.", "O..", "OOO"}, -10, 0));    // south-west
-  cells = test::merged(cells, test::picture({"OOO", "..O", ".O."}, 0, -10));    // north-east
-  cells = test::merged(cells, test::picture({"OOO", "O..", ".O."}, -10, -10));  // north-west
+  const CellSet cells = test::gliders_flying_apart(-10, 0, -10, 0);
   SparseGrid grid;
   grid.load(cells, Topology::plane(), false);
   const Rule rule = Rule::conway();
@@ -193,10 +190,7 @@ TEST(SparseGrid, GlidersEscapingIntoEmptySpaceCreateAndFreeTiles) {
 // tiles take slots in turn; the active list keeps each glider's tiles
 // together all the same (what lets each thread step a region of its own).
 TEST(SparseGrid, TheActiveListKeepsEachRegionsTilesTogether) {
-  CellSet cells = test::glider(1000, 1000);
-  cells = test::merged(cells, test::picture({".O.", "O..", "OOO"}, -1000, 1000));   // south-west
-  cells = test::merged(cells, test::picture({"OOO", "..O", ".O."}, 1000, -1000));   // north-east
-  cells = test::merged(cells, test::picture({"OOO", "O..", ".O."}, -1000, -1000));  // north-west
+  const CellSet cells = test::gliders_flying_apart(-1000, 1000, -1000, 1000);
   SparseGrid grid;
   grid.load(cells, Topology::plane(), false);
   const Rule rule = Rule::conway();

@@ -134,4 +134,14 @@ inline CellSet merged(const CellSet& a, const CellSet& b) {
   return result;
 }
 
+// Four gliders flying apart: south-east and north-east from column `east`,
+// south-west and north-west from column `west`, the southern ones from row
+// `south` and the northern ones from row `north`.
+inline CellSet gliders_flying_apart(int64_t west, int64_t east, int64_t north, int64_t south) {
+  CellSet cells = glider(east, south);
+  cells = merged(cells, picture({".O.", "O..", "OOO"}, west, south));
+  cells = merged(cells, picture({"OOO", "..O", ".O."}, east, north));
+  return merged(cells, picture({"OOO", "O..", ".O."}, west, north));
+}
+
 }  // namespace gol::sparse::test
