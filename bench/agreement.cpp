@@ -75,10 +75,10 @@ void ShapeHasher::add_bits(uint64_t row_key, int64_t word, uint64_t bits) {
 
 void ShapeHasher::add(TileCoord coord, const Tile& tile) {
   // Where the tile's column 0 lands in the moved grid: word `first`, bit
-  // `shift` (a floor division, as the offset may be negative).
+  // `shift` (the offset may be negative: tile_of floors).
   const int64_t x = coord.tx * kTileSize - xmin_;
-  const int64_t first = x >= 0 ? x / kTileSize : -((-x + kTileSize - 1) / kTileSize);
-  const int shift = static_cast<int>(x - first * kTileSize);
+  const int64_t first = tile_of(x);
+  const int shift = offset_in_tile(x);
   for (int row = 0; row < kTileSize; ++row) {
     const uint64_t bits = tile.rows[static_cast<size_t>(row)];
     if (bits == 0) continue;

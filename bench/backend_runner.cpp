@@ -124,14 +124,16 @@ SingleRun time_advance(Simulation& world, const Workload& workload, double initi
   CellHasher hasher;
   world.visit_tiles([&](TileCoord coord, const Tile& tile) { hasher.add(coord, tile); });
   run.cell_hash = hasher.value();
-  const std::optional<BBox> box = world.bbox();
+  const bool torus = world.topology().is_torus();
+  // One pass over the world for the box, and only where it is used.
+  const std::optional<BBox> box = want_shape_hash || !torus ? world.bbox() : std::optional<BBox>{};
   if (want_shape_hash) {
     // Hashed in place too, from the bounding box's corner.
     ShapeHasher shape(box ? box->xmin : 0, box ? box->ymin : 0);
     world.visit_tiles([&](TileCoord coord, const Tile& tile) { shape.add(coord, tile); });
     run.shape_hash = shape.value();
   }
-  run.final_area = world.topology().is_torus() ? initial_area : bbox_area(box);
+  run.final_area = torus ? initial_area : bbox_area(box);
   return run;
 }
 

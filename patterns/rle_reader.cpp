@@ -256,9 +256,8 @@ class RleReader {
   // dead run, a live run inside one tile already made, or a row end, taken
   // with the cursor in 64-bit registers. Only while no count is pending
   // and the cursor and the rows' start are within 2^60 of the origin,
-  // where no token of them
-  // can carry it off the plane: a buffer holds far fewer than 2^61 / 10^9
-  // of them. Returns the bytes taken.
+  // where no token of them can carry it off the plane: a buffer holds far
+  // fewer than 2^61 / 10^9 of them. Returns the bytes taken.
   size_t take_simple_tokens(std::string_view ahead) {
     constexpr int64_t kTame = int64_t{1} << 60;
     constexpr size_t kMaxDigits = 9;
