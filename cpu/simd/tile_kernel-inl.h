@@ -16,6 +16,9 @@
 // The policy `Ops` (static members only) provides:
 //   V, kLanes                the vector type and its number of uint64_t lanes
 //   kTernaryLogic            whether any 3-input boolean function is one op
+//   kFunnelShift             whether it has one-op funnel shifts, and then:
+//   ShiftInWest(row, west)   row << 1 with bit 0 from west's bit 63, per lane
+//   ShiftInEast(row, east)   row >> 1 with bit 63 from east's bit 0, per lane
 //   Load, Store              unaligned, from/to uint64_t*
 //   Zero, Not, And, Or, Xor, AndNot(a, b) = ~a & b
 //   ShiftLeft<k>, ShiftRight<k>   within each 64-bit lane
@@ -73,23 +76,32 @@ template <class Ops, class V>
 [[gnu::always_inline]] inline RowSums<V> SumRows(V row, V west_tile_rows, V east_tile_rows) {
   // Cell i's west neighbour is bit i - 1 (bit 0's is the west tile's bit 63);
   // its east neighbour is bit i + 1 (bit 63's is the east tile's bit 0).
-  const V shifted_west = Ops::template ShiftLeft<1>(row);
-  const V shifted_east = Ops::template ShiftRight<1>(row);
-  const V from_west_tile = Ops::template ShiftRight<63>(west_tile_rows);
-  const V from_east_tile = Ops::template ShiftLeft<63>(east_tile_rows);
   RowSums<V> sums;
-  if constexpr (Ops::kTernaryLogic) {
-    // The shifts leave zero the bits the neighbour tiles fill, so both
-    // incoming bits travel in one word and west + east is one full adder:
-    // one op fewer where a full adder is two ternary-logic ops.
-    const V edges = Ops::Or(from_west_tile, from_east_tile);
-    sums.pair_ones = Ops::Xor3(shifted_west, shifted_east, edges);
-    sums.pair_twos = Ops::Majority(shifted_west, shifted_east, edges);
-  } else {
-    const V west_cells = Ops::Or(shifted_west, from_west_tile);
-    const V east_cells = Ops::Or(shifted_east, from_east_tile);
+  if constexpr (Ops::kFunnelShift) {
+    // Each shift brings the neighbour tile's facing bit in: four ops where
+    // the shifts and ORs below take seven.
+    const V west_cells = Ops::ShiftInWest(row, west_tile_rows);
+    const V east_cells = Ops::ShiftInEast(row, east_tile_rows);
     sums.pair_ones = Ops::Xor(west_cells, east_cells);
     sums.pair_twos = Ops::And(west_cells, east_cells);
+  } else {
+    const V shifted_west = Ops::template ShiftLeft<1>(row);
+    const V shifted_east = Ops::template ShiftRight<1>(row);
+    const V from_west_tile = Ops::template ShiftRight<63>(west_tile_rows);
+    const V from_east_tile = Ops::template ShiftLeft<63>(east_tile_rows);
+    if constexpr (Ops::kTernaryLogic) {
+      // The shifts leave zero the bits the neighbour tiles fill, so both
+      // incoming bits travel in one word and west + east is one full adder:
+      // one op fewer where a full adder is two ternary-logic ops.
+      const V edges = Ops::Or(from_west_tile, from_east_tile);
+      sums.pair_ones = Ops::Xor3(shifted_west, shifted_east, edges);
+      sums.pair_twos = Ops::Majority(shifted_west, shifted_east, edges);
+    } else {
+      const V west_cells = Ops::Or(shifted_west, from_west_tile);
+      const V east_cells = Ops::Or(shifted_east, from_east_tile);
+      sums.pair_ones = Ops::Xor(west_cells, east_cells);
+      sums.pair_twos = Ops::And(west_cells, east_cells);
+    }
   }
   // The 3-cell sum from the pair sum.
   sums.three_ones = Ops::Xor(sums.pair_ones, row);

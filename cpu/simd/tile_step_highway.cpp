@@ -1,5 +1,10 @@
 // The tile kernel instantiated with Google Highway, compiled once per
 // instruction set and dispatched at run time to the best one the CPU has.
+// AVX3_DL (Ice Lake and later: VBMI2's funnel shifts) is compiled only on
+// request; its shifts take three ops off each row block.
+#ifndef HWY_WANT_AVX3_DL
+#define HWY_WANT_AVX3_DL
+#endif
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "cpu/simd/tile_step_highway.cpp"
 #include <hwy/foreach_target.h>  // must come before highway.h
@@ -18,6 +23,14 @@ struct HighwayOps {
   using V = hn::Vec<D>;
   static constexpr size_t kLanes = hn::MaxLanes(D());
   static constexpr bool kTernaryLogic = HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3;
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3_DL
+  static constexpr bool kFunnelShift = true;
+  // vpshldq/vpshrdq: the upper/lower half of the 128-bit lane pair shifted.
+  static V ShiftInWest(V row, V west) { return V{_mm512_shldi_epi64(row.raw, west.raw, 1)}; }
+  static V ShiftInEast(V row, V east) { return V{_mm512_shrdi_epi64(row.raw, east.raw, 1)}; }
+#else
+  static constexpr bool kFunnelShift = false;
+#endif
 
   static V Load(const uint64_t* p) { return hn::LoadU(D(), p); }
   static void Store(V v, uint64_t* p) { hn::StoreU(v, D(), p); }

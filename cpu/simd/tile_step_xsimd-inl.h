@@ -15,6 +15,7 @@ struct XsimdOps {
   using V = xsimd::batch<uint64_t, Arch>;
   static constexpr size_t kLanes = V::size;
   static constexpr bool kTernaryLogic = false;  // no ternary-logic op in xsimd
+  static constexpr bool kFunnelShift = false;   // nor a funnel shift
 
   static V Load(const uint64_t* p) { return V::load_unaligned(p); }
   static void Store(V v, uint64_t* p) { v.store_unaligned(p); }
