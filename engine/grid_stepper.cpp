@@ -34,14 +34,21 @@ std::string edge_beside(TileCoord beyond) {
 
 }  // namespace
 
-GridStepper::GridStepper(int threads, cpu::SimdLibrary library) : workers_(threads, library) {}
+GridStepper::GridStepper(int threads, cpu::SimdLibrary library)
+    : workers_(threads, library), cache_bytes_(TorusBlocks::core_cache_bytes()) {}
 
 uint64_t GridStepper::step(sparse::SparseGrid& grid, const Rule& rule, uint64_t generations) {
   uint64_t last_stepped = 0;
   uint64_t done = 0;
-  // Generations while the active tiles are at least `fewest`, on `crew`.
+  const auto block_depth = [&] {
+    return grid.suits_blocks()
+               ? TorusBlocks::depth_for(grid.torus_tiles_x(), generations - done, cache_bytes_)
+               : 0;
+  };
+  // Generations while the active tiles are at least `fewest`, on `crew`,
+  // until a block would do better.
   const auto run = [&](cpu::WorkerCrew* crew, size_t fewest) {
-    while (done < generations && grid.active().size() >= fewest) {
+    while (done < generations && grid.active().size() >= fewest && block_depth() < 2) {
       last_stepped = step_generation(grid, rule, crew);
       ++done;
     }
@@ -51,6 +58,11 @@ uint64_t GridStepper::step(sparse::SparseGrid& grid, const Rule& rule, uint64_t 
       refuse_births_beyond_edge(grid, rule);
       grid.advance_asleep(generations - done);
       return 0;
+    }
+    if (const uint64_t depth = block_depth(); depth >= 2) {
+      last_stepped = step_block(grid, rule, depth);
+      done += depth;
+      continue;
     }
     // A crew is started only for passes worth sharing, and kept while they
     // stay at least half that size: starting one wakes every worker.
@@ -100,6 +112,17 @@ size_t GridStepper::step_generation(sparse::SparseGrid& grid, const Rule& rule,
   tiles_stepped_ += count;
   cells_computed_ += bands * kBandRows * kTileSize;
   return count;
+}
+
+size_t GridStepper::step_block(sparse::SparseGrid& grid, const Rule& rule, uint64_t depth) {
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point start = timed_ ? Clock::now() : Clock::time_point{};
+  const uint64_t computed = blocks_.step(grid, rule, depth, workers_);
+  if (timed_) stepping_seconds_ += seconds_between(start, Clock::now());
+  const size_t tiles = grid.torus_slots().size();
+  tiles_stepped_ += tiles * depth;
+  cells_computed_ += computed * kTileSize * kTileSize;
+  return tiles;
 }
 
 void GridStepper::refuse_births_beyond_edge(sparse::SparseGrid& grid, const Rule& rule) const {

@@ -7,6 +7,7 @@
 
 #include "cpu/simd/parallel_step.h"
 #include "engine/core/rule.h"
+#include "engine/torus_blocks.h"
 #include "sparse/sparse_grid.h"
 
 namespace gol {
@@ -16,8 +17,9 @@ class GridStepper {
   // threads == 0: one worker per hardware thread.
   GridStepper(int threads, cpu::SimdLibrary library);
 
-  // Advances `grid` by `generations`, one generation at a time, jumping
-  // ahead once nothing is active (the rest of the world repeats with period
+  // Advances `grid` by `generations`, one generation at a time or, on a
+  // busy torus, a block at a time (TorusBlocks), jumping ahead once
+  // nothing is active (the rest of the world repeats with period
   // 1 or 2). Returns the tiles stepped in the last generation it stepped.
   // Throws RuntimeError, stepping nothing more, when a generation would
   // bear a cell beyond the plane's range (+-2^62), which the grid cannot
@@ -36,6 +38,10 @@ class GridStepper {
   // each generation (creating, freeing, planning), while timed.
   double stepping_seconds() const { return stepping_seconds_; }
   double finishing_seconds() const { return finishing_seconds_; }
+  // The cache a core has to itself, which sets how many generations a
+  // torus block takes (TorusBlocks::depth_for; 0: never block). This
+  // machine's L2 unless set.
+  void set_cache_bytes(size_t bytes) { cache_bytes_ = bytes; }
   int threads() const { return workers_.threads(); }
   cpu::SimdLibrary library() const { return workers_.library(); }
 
@@ -46,8 +52,12 @@ class GridStepper {
   size_t step_generation(sparse::SparseGrid& grid, const Rule& rule, cpu::WorkerCrew* crew);
   void refuse_births_beyond_edge(sparse::SparseGrid& grid, const Rule& rule) const;
   void step_range(sparse::SparseGrid& grid, const Rule& rule, size_t begin, size_t end) const;
+  // `depth` generations of a busy torus in one sweep; returns its tiles.
+  size_t step_block(sparse::SparseGrid& grid, const Rule& rule, uint64_t depth);
 
   cpu::ParallelTileStepper workers_;
+  TorusBlocks blocks_;
+  size_t cache_bytes_;  // a core's own cache, for the blocks' depth
   uint64_t tiles_stepped_ = 0;
   uint64_t cells_computed_ = 0;
   bool timed_ = false;

@@ -124,6 +124,7 @@ void SparseGrid::finish_load(bool keep_all_active) {
   from_neighbours_.assign(map_.slot_count(), {});
   from_self_.assign(map_.slot_count(), 0);
   owners_.assign(map_.slot_count(), TileOwner::kCpu);
+  tiles_not_cpu_ = 0;
   outcomes_.assign(active_.size(), Outcome{});
   choose_next_plan();
 }
@@ -147,6 +148,11 @@ void SparseGrid::load_torus(const CellSet& cells, const Topology& topology) {
   const int64_t tiles_x = topology.width / kTileSize;
   const int64_t tiles_y = topology.height / kTileSize;
   map_.reset_torus(tiles_x, tiles_y);
+  torus_slots_.clear();
+  torus_slots_.reserve(static_cast<size_t>(tiles_x * tiles_y));
+  for (int64_t ty = 0; ty < tiles_y; ++ty) {
+    for (int64_t tx = 0; tx < tiles_x; ++tx) torus_slots_.push_back(map_.find({tx, ty}));
+  }
   for (const auto& [coord, tile] : cells.tiles()) {
     Tile& target = map_.tile(0, map_.find({wrap(coord.tx, tiles_x), wrap(coord.ty, tiles_y)}));
     for (int row = 0; row < kTileSize; ++row) target.rows[row] |= tile.rows[row];
@@ -155,6 +161,7 @@ void SparseGrid::load_torus(const CellSet& cells, const Topology& topology) {
 
 void SparseGrid::begin_plane_load(size_t pattern_tiles) {
   map_.reset_plane();
+  torus_slots_.clear();
   map_.reserve(plane_tiles_for(pattern_tiles));
 }
 
@@ -366,6 +373,8 @@ int32_t SparseGrid::ensure_tile(TileCoord coord) {
 
 void SparseGrid::set_owner(int32_t slot, TileOwner owner) {
   if (owner == TileOwner::kCpu && owners_[slot] != TileOwner::kCpu) wake(slot);
+  tiles_not_cpu_ += static_cast<size_t>(owner != TileOwner::kCpu);
+  tiles_not_cpu_ -= static_cast<size_t>(owners_[slot] != TileOwner::kCpu);
   owners_[slot] = owner;
 }
 
@@ -551,6 +560,32 @@ void SparseGrid::plan_by_scan() {
 void SparseGrid::advance_asleep(uint64_t generations) {
   GOL_CHECK(active_.empty());
   generation_ += generations;
+}
+
+bool SparseGrid::suits_blocks() const {
+  // Below this share of the tiles active, stepping them all costs more
+  // than the passes over memory it saves.
+  constexpr size_t kBusyEighths = 7;
+  return map_.is_torus() && tiles_not_cpu_ == 0 &&
+         active_.size() * 8 >= torus_slots_.size() * kBusyEighths;
+}
+
+void SparseGrid::begin_block(uint64_t generations) {
+  GOL_CHECK(map_.is_torus() && generations >= 1);
+  // Planning took every wake record of the tiles active now, and the
+  // block steps every tile: the list is all of them, in the block's order.
+  active_.assign(torus_slots_.begin(), torus_slots_.end());
+  active_bands_.assign(active_.size(), kAllBands);
+  outcomes_.assign(active_.size(), Outcome{});
+  // commit_written() reads the parities from the generation it commits.
+  generation_ += generations - 1;
+}
+
+void SparseGrid::note_written(int32_t slot, int parity, const TileChange& change) {
+  const Tile& written = map_.tile(parity, slot);
+  map_.summary(parity, slot) = {
+      border_bits(written.rows[0], written.rows[kTileSize - 1], change.live_columns),
+      static_cast<uint8_t>(change.live_columns != 0)};
 }
 
 template <typename Visit>

@@ -102,6 +102,32 @@ class SparseGrid {
   // With nothing active the world repeats with period 1 or 2; jumps ahead.
   void advance_asleep(uint64_t generations);
 
+  // Blocks: a busy torus stepped several generations per pass over memory
+  // (the engine's TorusBlocks), every tile at every generation, so that no
+  // tile sleeps within a block. Between begin_block(n) and the
+  // finish_generation() that ends it, the caller writes generations t+1 ..
+  // t+n of every tile into its buffers by parity, as a generation at a time
+  // would; notes generation t+n-1 of each tile with note_written() and
+  // commits generation t+n with commit_written(index, change), the index
+  // being the tile's place in torus_slots() and the change comparing t+n
+  // with t+n-2. Planning then wakes all that a generation at a time would
+  // have, and a little more: a whole tile's change notes are kept by band,
+  // where a tile stepped a few bands at a time keeps them by row.
+  //
+  // Whether the world is one for blocks: a torus whose tiles the CPU
+  // steps, with nearly all of them active.
+  bool suits_blocks() const;
+  // The torus's tiles in row-major order (tile x fastest); empty on the plane.
+  std::span<const int32_t> torus_slots() const { return torus_slots_; }
+  int64_t torus_tiles_x() const { return map_.tiles_x(); }
+  int64_t torus_tiles_y() const { return map_.tiles_y(); }
+  void begin_block(uint64_t generations);
+  // The buffer of `slot` holding the generations of `parity`.
+  Tile& buffer(int parity, int32_t slot) { return map_.tile(parity, slot); }
+  // Records what neighbours and the population read of `slot`'s generation
+  // of `parity`, just written over the one two before it as `change` notes.
+  void note_written(int32_t slot, int parity, const TileChange& change);
+
   // The tiles beyond the plane's range (kMaxTileCoordinate) that a live
   // border cell has faced since load() or the last clear_beyond_edge():
   // absent neighbours that could not be created. Whether the next
@@ -214,6 +240,8 @@ class SparseGrid {
   std::vector<std::array<BandMask, kDirections>> from_neighbours_;
   std::vector<BandMask> from_self_;
   std::vector<TileOwner> owners_;       // by slot
+  size_t tiles_not_cpu_ = 0;            // slots whose owner is not kCpu
+  std::vector<int32_t> torus_slots_;    // see torus_slots()
   std::vector<TileCoord> beyond_edge_;  // see beyond_edge()
 };
 

@@ -84,6 +84,9 @@ class TileMap {
   void reserve(size_t slots);
 
   bool is_torus() const { return torus_; }
+  // The torus's size in tiles (0 on the plane).
+  int64_t tiles_x() const { return tiles_x_; }
+  int64_t tiles_y() const { return tiles_y_; }
   int32_t find(TileCoord coord) const;
   // Creates an empty tile (both generations zero) in the lowest free slot
   // and links it with its neighbours. Returns kAbsent, creating nothing,

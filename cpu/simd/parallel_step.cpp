@@ -66,6 +66,27 @@ void fork_join_release(void*) {}
 // The token of a crew's tasks' start (see with_crew).
 int crew_tasks = 0;
 
+// body(begin, end) over chunks of [0, count) of at least `grain`, on the
+// arena's workers, with the fork and the join told to ThreadSanitizer.
+template <typename Partitioner, typename Body>
+void fork_join_for(tbb::task_arena& arena, size_t count, size_t grain,
+                   const Partitioner& partitioner, const Body& body) {
+  int start = 0;
+  int done = 0;
+  fork_join_release(&start);
+  arena.execute([&] {
+    tbb::parallel_for(
+        tbb::blocked_range<size_t>(0, count, grain),
+        [&](const tbb::blocked_range<size_t>& chunk) {
+          fork_join_acquire(&start);
+          body(chunk.begin(), chunk.end());
+          fork_join_release(&done);
+        },
+        partitioner);
+  });
+  fork_join_acquire(&done);
+}
+
 }  // namespace
 
 void ParallelTileStepper::step(const TileNeighbourhood* in, Tile* out, size_t count,
@@ -75,37 +96,23 @@ void ParallelTileStepper::step(const TileNeighbourhood* in, Tile* out, size_t co
     return;
   }
   const SimdLibrary library = impl_->library;
-  int start = 0;
-  int done = 0;
-  fork_join_release(&start);
-  impl_->arena.execute([&] {
-    tbb::parallel_for(
-        tbb::blocked_range<size_t>(0, count, kTilesPerChunk),
-        [&](const tbb::blocked_range<size_t>& chunk) {
-          fork_join_acquire(&start);
-          step_tiles(in + chunk.begin(), out + chunk.begin(), chunk.size(), rule, library);
-          fork_join_release(&done);
-        },
-        tbb::simple_partitioner());
-  });
-  fork_join_acquire(&done);
+  fork_join_for(impl_->arena, count, kTilesPerChunk, tbb::simple_partitioner(),
+                [&](size_t begin, size_t end) {
+                  step_tiles(in + begin, out + begin, end - begin, rule, library);
+                });
 }
 
 void ParallelTileStepper::parallel_for(size_t count,
                                        const std::function<void(size_t, size_t)>& body) {
   if (count == 0) return;
-  int start = 0;
-  int done = 0;
-  fork_join_release(&start);
-  impl_->arena.execute([&] {
-    tbb::parallel_for(tbb::blocked_range<size_t>(0, count, kTilesPerChunk),
-                      [&](const tbb::blocked_range<size_t>& chunk) {
-                        fork_join_acquire(&start);
-                        body(chunk.begin(), chunk.end());
-                        fork_join_release(&done);
-                      });
+  fork_join_for(impl_->arena, count, kTilesPerChunk, tbb::auto_partitioner(), body);
+}
+
+void ParallelTileStepper::run_tasks(size_t count, const std::function<void(size_t)>& task) {
+  if (count == 0) return;
+  fork_join_for(impl_->arena, count, 1, tbb::simple_partitioner(), [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) task(i);
   });
-  fork_join_acquire(&done);
 }
 
 namespace {

@@ -34,7 +34,8 @@ void step_tiles(const TileNeighbourhood* in, Tile* out, size_t count, const Rule
 // older generation, e.g. t-1 of a two-buffer pool) and noting in changes[i]
 // how it differs from what it overwrote (noted while the new rows are in
 // registers, so the caller never reads the tile again). No target may alias an input tile
-// or another target.
+// or another target. With `changes` null, every band is stepped and
+// nothing noted (the plain store step_tiles does, to scattered tiles).
 // With `bands`, only the bands bands[i] of tile i are stepped; the rows of
 // the others are left as they are, which is right where *targets[i] already
 // holds their next generation (the sparse world's generation t-1 of a band

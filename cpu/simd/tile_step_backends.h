@@ -11,8 +11,9 @@
 namespace gol::cpu {
 
 // A batch as step_tiles and step_tiles_over take it: results either to
-// out[i] (targets null), or over *targets[i] with changes[i] noted, only in
-// the bands bands[i] (every band where bands is null).
+// out[i] (targets null), or over *targets[i], with changes[i] noted only in
+// the bands bands[i] (every band where bands is null) where changes is not
+// null, and plainly in every band where it is.
 struct TileBatch {
   const TileNeighbourhood* in;
   size_t count;

@@ -1,0 +1,158 @@
+// Torus blocks (several generations per sweep) against the bit reference,
+// and against the same grid stepped a generation at a time: the same cells,
+// and every tile and band that grid wakes awake too after every block, so
+// sleep and wake resume where a block ends.
+#include "engine/torus_blocks.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+#include "cpu/reference/reference_backends.h"
+#include "engine/grid_stepper.h"
+#include "patterns/soup.h"
+
+namespace gol {
+namespace {
+
+// The cache that makes GridStepper take blocks of `depth` generations on a
+// torus `tiles_x` tiles wide.
+size_t cache_for_depth(int64_t tiles_x, uint64_t depth) {
+  return static_cast<size_t>(depth + 3) * static_cast<size_t>(tiles_x) * 2 * sizeof(Tile);
+}
+
+// The active slots with their bands, in slot order.
+std::vector<std::pair<int32_t, BandMask>> awake(const sparse::SparseGrid& grid) {
+  std::vector<std::pair<int32_t, BandMask>> listed;
+  for (size_t i = 0; i < grid.active().size(); ++i) {
+    listed.emplace_back(grid.active()[i], grid.active_bands()[i]);
+  }
+  std::sort(listed.begin(), listed.end());
+  return listed;
+}
+
+// Whether every tile `plain` lists is listed in `blocked` with at least its
+// bands. Not equality: a block's last generation steps whole tiles, whose
+// change notes are kept by band rather than by row (as the generation-at-a-
+// time grid keeps them for tiles it steps a few bands of), so a change in a
+// band's edge row may wake one band more there. Nothing plain wakes may be
+// missing: a tile left asleep would be stepped wrong.
+bool wakes_at_least(const std::vector<std::pair<int32_t, BandMask>>& blocked,
+                    const std::vector<std::pair<int32_t, BandMask>>& plain) {
+  return std::all_of(plain.begin(), plain.end(), [&](const std::pair<int32_t, BandMask>& entry) {
+    const auto found = std::lower_bound(blocked.begin(), blocked.end(),
+                                        std::pair<int32_t, BandMask>{entry.first, 0});
+    return found != blocked.end() && found->first == entry.first &&
+           (found->second & entry.second) == entry.second;
+  });
+}
+
+// Whether every tile's summary of each generation it holds says what the
+// tile holds: neighbours and the population read them of sleeping tiles,
+// whose buffers a block may have written in any generation.
+bool summaries_hold(const sparse::SparseGrid& grid) {
+  const sparse::TileMap& map = grid.map();
+  for (int32_t slot : grid.torus_slots()) {
+    for (int parity = 0; parity < 2; ++parity) {
+      const Tile& tile = map.tile(parity, slot);
+      const sparse::TileMap::Summary summary = map.summary(parity, slot);
+      if (summary.border != sparse::border_occupancy(tile) || summary.nonempty != !tile.empty()) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+struct Case {
+  int64_t tiles_x, tiles_y;
+  uint64_t depth;
+  int threads;
+  cpu::SimdLibrary library = cpu::SimdLibrary::kHighway;
+};
+
+// Steps a grid in blocks, a grid a generation at a time and the oracle to
+// each checkpoint, comparing all three.
+void expect_blocks_match(const Case& c, const Rule& rule, const CellSet& cells,
+                         const std::vector<uint64_t>& checkpoints) {
+  SCOPED_TRACE(testing::Message() << c.tiles_x << "x" << c.tiles_y << " tiles, depth " << c.depth
+                                  << ", " << c.threads << " threads, rule " << rule.to_string());
+  const Topology torus = Topology::torus(c.tiles_x * kTileSize, c.tiles_y * kTileSize);
+  const bool keep_all_active = rule.births_on_zero();
+  sparse::SparseGrid blocked;
+  sparse::SparseGrid plain;
+  blocked.load(cells, torus, keep_all_active);
+  plain.load(cells, torus, keep_all_active);
+  GridStepper block_stepper(c.threads, c.library);
+  block_stepper.set_cache_bytes(cache_for_depth(c.tiles_x, c.depth));
+  GridStepper plain_stepper(1, c.library);
+  plain_stepper.set_cache_bytes(0);
+  auto oracle = cpu::make_bit_backend();
+  oracle->load(cells, rule, torus);
+  uint64_t done = 0;
+  for (uint64_t checkpoint : checkpoints) {
+    block_stepper.step(blocked, rule, checkpoint - done);
+    plain_stepper.step(plain, rule, checkpoint - done);
+    oracle->step(checkpoint - done);
+    done = checkpoint;
+    ASSERT_EQ(blocked.generation(), checkpoint);
+    ASSERT_EQ(blocked.population(), oracle->population()) << "generation " << checkpoint;
+    ASSERT_TRUE(blocked.cells() == oracle->cells()) << "generation " << checkpoint;
+    ASSERT_TRUE(summaries_hold(blocked)) << "generation " << checkpoint;
+    ASSERT_TRUE(wakes_at_least(awake(blocked), awake(plain))) << "generation " << checkpoint;
+  }
+}
+
+TEST(TorusBlocks, DepthFollowsTheCacheAndTheGenerationsLeft) {
+  constexpr size_t kTwoMiB = size_t{2} << 20;
+  // 128 tiles a row, both generations: 128 KiB a row, 16 rows in 2 MiB.
+  EXPECT_EQ(TorusBlocks::depth_for(128, 200, kTwoMiB), 8u);
+  EXPECT_EQ(TorusBlocks::depth_for(256, 200, kTwoMiB), 5u);
+  EXPECT_EQ(TorusBlocks::depth_for(128, 5, kTwoMiB), 5u);
+  EXPECT_LT(TorusBlocks::depth_for(128, 200, size_t{512} << 10), 2u);
+  EXPECT_LT(TorusBlocks::depth_for(1024, 200, kTwoMiB), 2u);
+  EXPECT_EQ(TorusBlocks::depth_for(4, 1000, cache_for_depth(4, 6)), 6u);
+}
+
+TEST(TorusBlocks, SoupsMatchTheReferenceAndTheGenerationAtATimeGrid) {
+  // One tile (its own neighbour every way), thin and odd shapes, strips of
+  // unequal height, more threads than rows.
+  const std::vector<std::pair<int64_t, int64_t>> shapes = {{1, 1}, {2, 1}, {1, 3},
+                                                           {3, 2}, {5, 7}, {4, 9}};
+  for (const auto& [tiles_x, tiles_y] : shapes) {
+    const CellSet cells = patterns::make_soup({tiles_x * kTileSize, tiles_y * kTileSize, 0.5,
+                                               static_cast<uint64_t>(tiles_x * 10 + tiles_y)});
+    for (uint64_t depth : {2, 3, 5, 8}) {
+      for (int threads : {1, 2, 3}) {
+        expect_blocks_match({tiles_x, tiles_y, depth, threads}, Rule::conway(), cells,
+                            {1, depth, depth + 1, 3 * depth + 2, 60});
+      }
+    }
+  }
+}
+
+TEST(TorusBlocks, OtherRulesAndTheXsimdKernelMatchTheReference) {
+  const CellSet cells = patterns::make_soup({5 * kTileSize, 4 * kTileSize, 0.45, 21});
+  expect_blocks_match({5, 4, 4, 2}, parse_rule("B36/S23").rule, cells, {4, 9, 30});
+  expect_blocks_match({5, 4, 3, 2}, parse_rule("B3678/S34678").rule, cells, {3, 10, 31});
+  // Birth on zero: every tile stays awake, and empty space changes.
+  expect_blocks_match({5, 4, 5, 3}, parse_rule("B0123478/S34678").rule, cells, {5, 11, 40});
+  expect_blocks_match({5, 4, 6, 2, cpu::SimdLibrary::kXsimd}, Rule::conway(), cells, {6, 13, 50});
+}
+
+// A soup that settles into still lifes and blinkers: blocks while it is
+// busy, then generations one at a time as tiles fall asleep, with the
+// sleeping tiles' two phases right whichever way their last steps came.
+TEST(TorusBlocks, ASettlingSoupSleepsAsItWouldAGenerationAtATime) {
+  const CellSet cells = patterns::make_soup({6 * kTileSize, 6 * kTileSize, 0.35, 5});
+  std::vector<uint64_t> checkpoints;
+  for (uint64_t generation = 8; generation <= 1200; generation += 37) {
+    checkpoints.push_back(generation);
+  }
+  expect_blocks_match({6, 6, 8, 2}, Rule::conway(), cells, checkpoints);
+}
+
+}  // namespace
+}  // namespace gol
