@@ -40,10 +40,12 @@ GridStepper::GridStepper(int threads, cpu::SimdLibrary library)
 uint64_t GridStepper::step(sparse::SparseGrid& grid, const Rule& rule, uint64_t generations) {
   uint64_t last_stepped = 0;
   uint64_t done = 0;
-  const auto block_depth = [&] {
-    return grid.suits_blocks()
-               ? TorusBlocks::depth_for(grid.torus_tiles_x(), generations - done, cache_bytes_)
-               : 0;
+  const auto block_depth = [&]() -> uint64_t {
+    if (!grid.suits_blocks()) return 0;
+    if (block_depth_ != 0) return std::min(block_depth_, generations - done);
+    return TorusBlocks::depth_for(grid.torus_tiles_x(),
+                                  TorusBlocks::strip_rows(grid.torus_tiles_y(), workers_.threads()),
+                                  generations - done, cache_bytes_);
   };
   // Generations while the active tiles are at least `fewest`, on `crew`,
   // until a block would do better.

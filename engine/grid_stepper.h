@@ -38,10 +38,10 @@ class GridStepper {
   // each generation (creating, freeing, planning), while timed.
   double stepping_seconds() const { return stepping_seconds_; }
   double finishing_seconds() const { return finishing_seconds_; }
-  // The cache a core has to itself, which sets how many generations a
-  // torus block takes (TorusBlocks::depth_for; 0: never block). This
-  // machine's L2 unless set.
-  void set_cache_bytes(size_t bytes) { cache_bytes_ = bytes; }
+  // Generations per torus block from now on, in place of the choice
+  // TorusBlocks::depth_for makes from this machine's L2: 1 never blocks,
+  // 0 chooses again.
+  void set_block_depth(uint64_t depth) { block_depth_ = depth; }
   int threads() const { return workers_.threads(); }
   cpu::SimdLibrary library() const { return workers_.library(); }
 
@@ -57,7 +57,8 @@ class GridStepper {
 
   cpu::ParallelTileStepper workers_;
   TorusBlocks blocks_;
-  size_t cache_bytes_;  // a core's own cache, for the blocks' depth
+  size_t cache_bytes_;        // a core's own cache, for the blocks' depth
+  uint64_t block_depth_ = 0;  // see set_block_depth()
   uint64_t tiles_stepped_ = 0;
   uint64_t cells_computed_ = 0;
   bool timed_ = false;

@@ -17,19 +17,39 @@ constexpr size_t kChunkTiles = 32;
 // Deeper blocks save little more memory traffic (1/n of it is left) while
 // the halo work grows with n.
 constexpr uint64_t kMaxDepth = 8;
+// A strip steps (n - 1) of its halo rows on average at each generation of
+// a block of n, work done twice: at most a quarter of its own rows'.
+constexpr uint64_t kStripRowsPerHaloRow = 4;
 // Bytes a tile row in flight holds in cache per tile: both generations.
 constexpr size_t kBytesPerTileInFlight = 2 * sizeof(Tile);
 // Tile rows in flight besides one per generation of the block: the rows
 // each step reads above and below, and the one the prefetcher brings in.
 constexpr uint64_t kRowsInFlightBeyondDepth = 3;
 
+// Where the tile at (row, column) of a strip's rows is listed: each row
+// lists columns -1 to `columns`, the ends wrapped, so a tile's neighbours
+// are read without wrapping.
+size_t place(int64_t row, int64_t column, int64_t columns) {
+  return static_cast<size_t>(row * (columns + 2) + column + 1);
+}
+
 }  // namespace
 
-uint64_t TorusBlocks::depth_for(int64_t tiles_x, uint64_t remaining, size_t cache_bytes) {
+uint64_t TorusBlocks::depth_for(int64_t tiles_x, int64_t strip_rows, uint64_t remaining,
+                                size_t cache_bytes) {
   const size_t row_bytes = static_cast<size_t>(tiles_x) * kBytesPerTileInFlight;
   const uint64_t rows = cache_bytes / row_bytes;
   if (rows <= kRowsInFlightBeyondDepth) return 0;
-  return std::min({rows - kRowsInFlightBeyondDepth, kMaxDepth, remaining});
+  const auto halo_bound = static_cast<uint64_t>(strip_rows) / kStripRowsPerHaloRow;
+  return std::min({rows - kRowsInFlightBeyondDepth, halo_bound, kMaxDepth, remaining});
+}
+
+int64_t TorusBlocks::strip_count(int64_t tiles_y, int threads) {
+  return std::clamp<int64_t>(threads, 1, tiles_y);
+}
+
+int64_t TorusBlocks::strip_rows(int64_t tiles_y, int threads) {
+  return tiles_y / strip_count(tiles_y, threads);
 }
 
 size_t TorusBlocks::core_cache_bytes() {
@@ -61,9 +81,6 @@ struct TorusBlocks::Sweep {
   size_t index_of(int64_t row, int64_t column) const {
     return static_cast<size_t>((strip.first_row + row - static_cast<int64_t>(depth)) * columns +
                                column);
-  }
-  int64_t wrap_column(int64_t column) const {
-    return column < 0 ? column + columns : (column >= columns ? column - columns : column);
   }
 
   uint64_t run() const {
@@ -97,12 +114,10 @@ struct TorusBlocks::Sweep {
       for (size_t i = 0; i < count; ++i) {
         const int64_t column = first + static_cast<int64_t>(i);
         for (int dy = 0; dy < 3; ++dy) {
-          for (int dx = 0; dx < 3; ++dx) {
-            in[i].at[dy][dx] =
-                from[static_cast<size_t>((row + dy - 1) * columns + wrap_column(column + dx - 1))];
-          }
+          const Tile* const* beside = &from[place(row + dy - 1, column - 1, columns)];
+          for (int dx = 0; dx < 3; ++dx) in[i].at[dy][dx] = beside[dx];
         }
-        targets[i] = to[static_cast<size_t>(row * columns + column)];
+        targets[i] = to[place(row, column, columns)];
       }
       cpu::step_tiles_over(in.data(), targets.data(), noted ? changes.data() : nullptr, count, rule,
                            library);
@@ -134,19 +149,20 @@ void TorusBlocks::lay_out(sparse::SparseGrid& grid, size_t strips, uint64_t dept
     strip.halo.resize(static_cast<size_t>(2 * 2 * halo_rows * columns));
     for (int parity = 0; parity < 2; ++parity) {
       std::vector<Tile*>& tiles = strip.tiles[parity];
-      tiles.resize(static_cast<size_t>(extended * columns));
+      tiles.resize(place(extended, -1, columns));
       for (int64_t row = 0; row < extended; ++row) {
         const bool own = row >= halo_rows && row < strip.rows + halo_rows;
         const int64_t halo_row = row < halo_rows ? row : row - strip.rows;
-        for (int64_t column = 0; column < columns; ++column) {
+        for (int64_t column = -1; column <= columns; ++column) {
+          const int64_t wrapped = wrap(column, columns);
           Tile* tile = nullptr;
           if (own) {
             const int64_t torus_row = strip.first_row + row - halo_rows;
-            tile = &grid.buffer(parity, slots[static_cast<size_t>(torus_row * columns + column)]);
+            tile = &grid.buffer(parity, slots[static_cast<size_t>(torus_row * columns + wrapped)]);
           } else {
-            tile = &strip.halo[static_cast<size_t>((halo_row * columns + column) * 2 + parity)];
+            tile = &strip.halo[static_cast<size_t>((halo_row * columns + wrapped) * 2 + parity)];
           }
-          tiles[static_cast<size_t>(row * columns + column)] = tile;
+          tiles[place(row, column, columns)] = tile;
         }
       }
     }
@@ -158,8 +174,7 @@ uint64_t TorusBlocks::step(sparse::SparseGrid& grid, const Rule& rule, uint64_t 
   GOL_CHECK(depth >= 2 && grid.suits_blocks());
   const int64_t columns = grid.torus_tiles_x();
   const int64_t rows = grid.torus_tiles_y();
-  const size_t strips =
-      std::clamp<size_t>(static_cast<size_t>(workers.threads()), 1, static_cast<size_t>(rows));
+  const auto strips = static_cast<size_t>(strip_count(rows, workers.threads()));
   lay_out(grid, strips, depth);
   const uint64_t start = grid.generation();
   const int parity = static_cast<int>(start & 1);
@@ -173,7 +188,7 @@ uint64_t TorusBlocks::step(sparse::SparseGrid& grid, const Rule& rule, uint64_t 
       if (row >= halo_rows && row < strip.rows + halo_rows) continue;
       const int64_t torus_row = wrap(strip.first_row + row - halo_rows, rows);
       for (int64_t column = 0; column < columns; ++column) {
-        *strip.tiles[parity][static_cast<size_t>(row * columns + column)] =
+        *strip.tiles[parity][place(row, column, columns)] =
             grid.buffer(parity, slots[static_cast<size_t>(torus_row * columns + column)]);
       }
     }

@@ -33,9 +33,15 @@ namespace gol {
 class TorusBlocks {
  public:
   // The generations the next block of a torus `tiles_x` tiles wide should
-  // take, at most `remaining`, with `cache_bytes` of cache a core; below 2,
-  // a generation at a time is as good.
-  static uint64_t depth_for(int64_t tiles_x, uint64_t remaining, size_t cache_bytes);
+  // take, in strips of at least `strip_rows` rows, at most `remaining`,
+  // with `cache_bytes` of cache a core; below 2, a generation at a time is
+  // as good.
+  static uint64_t depth_for(int64_t tiles_x, int64_t strip_rows, uint64_t remaining,
+                            size_t cache_bytes);
+  // The strips a torus `tiles_y` tiles high is swept in on `threads`
+  // threads (one each, at least a row each), and the fewest rows one gets.
+  static int64_t strip_count(int64_t tiles_y, int threads);
+  static int64_t strip_rows(int64_t tiles_y, int threads);
   // The cache a core has to itself here (its L2), or a cautious guess.
   static size_t core_cache_bytes();
 
@@ -53,7 +59,8 @@ class TorusBlocks {
     int64_t rows = 0;       // its own rows
     // Both generations' buffers of the halo rows (private to the strip).
     std::vector<Tile> halo;
-    // By parity, then extended row (halo rows first and last) and column.
+    // By parity, then extended row (halo rows first and last) and column,
+    // each row from column -1 to the width (torus_blocks.cpp's place()).
     std::vector<Tile*> tiles[2];
   };
   struct Sweep;

@@ -17,12 +17,6 @@
 namespace gol {
 namespace {
 
-// The cache that makes GridStepper take blocks of `depth` generations on a
-// torus `tiles_x` tiles wide.
-size_t cache_for_depth(int64_t tiles_x, uint64_t depth) {
-  return static_cast<size_t>(depth + 3) * static_cast<size_t>(tiles_x) * 2 * sizeof(Tile);
-}
-
 // The active slots with their bands, in slot order.
 std::vector<std::pair<int32_t, BandMask>> awake(const sparse::SparseGrid& grid) {
   std::vector<std::pair<int32_t, BandMask>> listed;
@@ -86,9 +80,9 @@ void expect_blocks_match(const Case& c, const Rule& rule, const CellSet& cells,
   blocked.load(cells, torus, keep_all_active);
   plain.load(cells, torus, keep_all_active);
   GridStepper block_stepper(c.threads, c.library);
-  block_stepper.set_cache_bytes(cache_for_depth(c.tiles_x, c.depth));
+  block_stepper.set_block_depth(c.depth);
   GridStepper plain_stepper(1, c.library);
-  plain_stepper.set_cache_bytes(0);
+  plain_stepper.set_block_depth(1);
   auto oracle = cpu::make_bit_backend();
   oracle->load(cells, rule, torus);
   uint64_t done = 0;
@@ -105,15 +99,21 @@ void expect_blocks_match(const Case& c, const Rule& rule, const CellSet& cells,
   }
 }
 
-TEST(TorusBlocks, DepthFollowsTheCacheAndTheGenerationsLeft) {
+TEST(TorusBlocks, DepthFollowsTheCacheTheStripsAndTheGenerationsLeft) {
   constexpr size_t kTwoMiB = size_t{2} << 20;
   // 128 tiles a row, both generations: 128 KiB a row, 16 rows in 2 MiB.
-  EXPECT_EQ(TorusBlocks::depth_for(128, 200, kTwoMiB), 8u);
-  EXPECT_EQ(TorusBlocks::depth_for(256, 200, kTwoMiB), 5u);
-  EXPECT_EQ(TorusBlocks::depth_for(128, 5, kTwoMiB), 5u);
-  EXPECT_LT(TorusBlocks::depth_for(128, 200, size_t{512} << 10), 2u);
-  EXPECT_LT(TorusBlocks::depth_for(1024, 200, kTwoMiB), 2u);
-  EXPECT_EQ(TorusBlocks::depth_for(4, 1000, cache_for_depth(4, 6)), 6u);
+  EXPECT_EQ(TorusBlocks::depth_for(128, 64, 200, kTwoMiB), 8u);
+  EXPECT_EQ(TorusBlocks::depth_for(256, 64, 200, kTwoMiB), 5u);
+  EXPECT_EQ(TorusBlocks::depth_for(128, 64, 5, kTwoMiB), 5u);
+  EXPECT_LT(TorusBlocks::depth_for(128, 64, 200, size_t{512} << 10), 2u);
+  EXPECT_LT(TorusBlocks::depth_for(1024, 64, 200, kTwoMiB), 2u);
+  // Thin strips: the halo's work done twice is kept to a quarter.
+  EXPECT_EQ(TorusBlocks::depth_for(128, 8, 200, kTwoMiB), 2u);
+  EXPECT_LT(TorusBlocks::depth_for(128, 7, 200, kTwoMiB), 2u);
+  EXPECT_EQ(TorusBlocks::strip_rows(128, 2), 64);
+  EXPECT_EQ(TorusBlocks::strip_rows(128, 16), 8);
+  EXPECT_EQ(TorusBlocks::strip_rows(130, 4), 32);
+  EXPECT_EQ(TorusBlocks::strip_rows(3, 8), 1);
 }
 
 TEST(TorusBlocks, SoupsMatchTheReferenceAndTheGenerationAtATimeGrid) {
