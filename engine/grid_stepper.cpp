@@ -43,9 +43,7 @@ uint64_t GridStepper::step(sparse::SparseGrid& grid, const Rule& rule, uint64_t 
   const auto block_depth = [&]() -> uint64_t {
     if (!grid.suits_blocks()) return 0;
     if (block_depth_ != 0) return std::min(block_depth_, generations - done);
-    return TorusBlocks::depth_for(grid.torus_tiles_x(),
-                                  TorusBlocks::strip_rows(grid.torus_tiles_y(), workers_.threads()),
-                                  generations - done, cache_bytes_);
+    return TorusBlocks::depth_for(grid.torus_tiles_x(), generations - done, cache_bytes_);
   };
   // Generations while the active tiles are at least `fewest`, on `crew`,
   // until a block would do better.
@@ -119,11 +117,11 @@ size_t GridStepper::step_generation(sparse::SparseGrid& grid, const Rule& rule,
 size_t GridStepper::step_block(sparse::SparseGrid& grid, const Rule& rule, uint64_t depth) {
   using Clock = std::chrono::steady_clock;
   const Clock::time_point start = timed_ ? Clock::now() : Clock::time_point{};
-  const uint64_t computed = blocks_.step(grid, rule, depth, workers_);
+  blocks_.step(grid, rule, depth, workers_);
   if (timed_) stepping_seconds_ += seconds_between(start, Clock::now());
   const size_t tiles = grid.torus_slots().size();
   tiles_stepped_ += tiles * depth;
-  cells_computed_ += computed * kTileSize * kTileSize;
+  cells_computed_ += tiles * depth * kTileSize * kTileSize;
   return tiles;
 }
 

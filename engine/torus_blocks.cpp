@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 
 #include "cpu/simd/tile_step.h"
 #include "engine/core/error.h"
@@ -14,42 +15,58 @@ namespace {
 
 // Tiles per kernel call, as the generation-at-a-time stepper hands them.
 constexpr size_t kChunkTiles = 32;
-// Deeper blocks save little more memory traffic (1/n of it is left) while
-// the halo work grows with n.
-constexpr uint64_t kMaxDepth = 8;
-// A strip steps (n - 1) of its halo rows on average at each generation of
-// a block of n, work done twice: at most a quarter of its own rows'.
-constexpr uint64_t kStripRowsPerHaloRow = 4;
+// Deeper blocks save little more memory traffic (1/n of it is left), and
+// fewer blocks little more of the serial planning between them.
+constexpr uint64_t kMaxDepth = 16;
 // Bytes a tile row in flight holds in cache per tile: both generations.
 constexpr size_t kBytesPerTileInFlight = 2 * sizeof(Tile);
 // Tile rows in flight besides one per generation of the block: the rows
 // each step reads above and below, and the one the prefetcher brings in.
 constexpr uint64_t kRowsInFlightBeyondDepth = 3;
 
-// Where the tile at (row, column) of a strip's rows is listed: each row
-// lists columns -1 to `columns`, the ends wrapped, so a tile's neighbours
-// are read without wrapping.
+// Where the tile at (row, column) is listed: each row lists columns -1 to
+// `columns`, the ends wrapped, so a tile's neighbours are read without
+// wrapping.
 size_t place(int64_t row, int64_t column, int64_t columns) {
   return static_cast<size_t>(row * (columns + 2) + column + 1);
 }
 
 }  // namespace
 
-uint64_t TorusBlocks::depth_for(int64_t tiles_x, int64_t strip_rows, uint64_t remaining,
-                                size_t cache_bytes) {
+// One strip and how far its sweep has come. A unit of the sweep is one
+// row at one generation of the block (a level); step s takes level j at
+// the row s - j + 1 in sweep order, for j = 1..n.
+struct TorusBlocks::Strip {
+  int64_t first_row = 0;  // the torus row of its top
+  int64_t rows = 0;
+  bool upward = false;  // swept from its bottom row to its top
+  // The strips whose edge rows border this one's first and last swept rows.
+  const Strip* first_facing = nullptr;
+  const Strip* last_facing = nullptr;
+  // The levels done at its first and last swept rows, which the strips
+  // facing them wait on.
+  std::atomic<uint64_t> first_level{0};
+  std::atomic<uint64_t> last_level{0};
+  // Held by the thread sweeping it; a thread whose own strip waits may
+  // take another, so a block never depends on how many threads run it.
+  std::atomic<bool> claimed{false};
+  std::atomic<bool> finished{false};
+  int64_t step = 0;    // the next unit, read and written by the claimer
+  uint64_t level = 1;  // under `claimed`
+
+  int64_t torus_row(int64_t swept) const {
+    return upward ? first_row + rows - 1 - swept : first_row + swept;
+  }
+};
+
+TorusBlocks::TorusBlocks() = default;
+TorusBlocks::~TorusBlocks() = default;
+
+uint64_t TorusBlocks::depth_for(int64_t tiles_x, uint64_t remaining, size_t cache_bytes) {
   const size_t row_bytes = static_cast<size_t>(tiles_x) * kBytesPerTileInFlight;
   const uint64_t rows = cache_bytes / row_bytes;
   if (rows <= kRowsInFlightBeyondDepth) return 0;
-  const auto halo_bound = static_cast<uint64_t>(strip_rows) / kStripRowsPerHaloRow;
-  return std::min({rows - kRowsInFlightBeyondDepth, halo_bound, kMaxDepth, remaining});
-}
-
-int64_t TorusBlocks::strip_count(int64_t tiles_y, int threads) {
-  return std::clamp<int64_t>(threads, 1, tiles_y);
-}
-
-int64_t TorusBlocks::strip_rows(int64_t tiles_y, int threads) {
-  return tiles_y / strip_count(tiles_y, threads);
+  return std::min({rows - kRowsInFlightBeyondDepth, kMaxDepth, remaining});
 }
 
 size_t TorusBlocks::core_cache_bytes() {
@@ -59,10 +76,13 @@ size_t TorusBlocks::core_cache_bytes() {
   return reported > 0 ? static_cast<size_t>(reported) : kFallback;
 }
 
-// One strip's sweep: row e (of the extended rows: n halo rows, the strip's
-// own, n halo rows) at level j (generation t + j) is stepped at step
-// e + j - 1, after level j - 1 of rows e - 1, e and e + 1 in the same or an
-// earlier step, and before anything overwrites what those read.
+int64_t TorusBlocks::strip_count(int64_t tiles_y, int threads) {
+  if (tiles_y == 1) return 1;
+  const int64_t even_threads = std::max<int64_t>(threads, 1) + (threads & 1);
+  return std::min(even_threads, tiles_y & ~int64_t{1});
+}
+
+// A block's sweep of every strip, shared by the threads running it.
 struct TorusBlocks::Sweep {
   sparse::SparseGrid& grid;
   const Rule& rule;
@@ -70,42 +90,74 @@ struct TorusBlocks::Sweep {
   uint64_t depth;
   uint64_t start;  // the block's first generation, t
   int64_t columns;
-  const Strip& strip;
+  int64_t rows;
+  const std::vector<Tile*> (&tiles)[2];
   std::span<const int32_t> slots;
+  std::vector<std::unique_ptr<Strip>>& strips;
+  std::atomic<size_t> finished{0};
 
-  int64_t extended_rows() const { return strip.rows + 2 * static_cast<int64_t>(depth); }
-  bool is_own(int64_t row) const {
-    return row >= static_cast<int64_t>(depth) && row < strip.rows + static_cast<int64_t>(depth);
-  }
-  // The torus's index of an own row's tile (its place in torus_slots()).
-  size_t index_of(int64_t row, int64_t column) const {
-    return static_cast<size_t>((strip.first_row + row - static_cast<int64_t>(depth)) * columns +
-                               column);
+  // Task `task` of `tasks`: its own strip first, others while that waits.
+  void run(size_t task, size_t tasks) {
+    const size_t count = strips.size();
+    const size_t own = task * count / tasks;
+    while (finished.load(std::memory_order_acquire) < count) {
+      bool ran = false;
+      for (size_t k = 0; k < count && !ran; ++k) {
+        Strip& strip = *strips[(own + k) % count];
+        if (strip.finished.load(std::memory_order_acquire) ||
+            strip.claimed.exchange(true, std::memory_order_acquire)) {
+          continue;
+        }
+        ran = advance(strip);
+        strip.claimed.store(false, std::memory_order_release);
+      }
+      if (!ran) cpu::spin_pause();
+    }
   }
 
-  uint64_t run() const {
-    uint64_t computed = 0;
-    const int64_t rows = extended_rows();
-    for (int64_t step = 1; step <= rows - 2; ++step) {
-      for (uint64_t level = 1; level <= depth; ++level) {
-        const int64_t row = step - static_cast<int64_t>(level) + 1;
-        const auto reach = static_cast<int64_t>(level);
-        if (row < reach || row >= rows - reach) continue;
-        step_row(row, level);
-        computed += static_cast<uint64_t>(columns);
+  // Runs the strip's units until one must wait or the sweep ends; returns
+  // whether any ran.
+  bool advance(Strip& strip) {
+    bool ran = false;
+    while (strip.step < strip.rows + static_cast<int64_t>(depth) - 1) {
+      const int64_t row = strip.step - static_cast<int64_t>(strip.level) + 1;
+      if (row >= 0 && row < strip.rows) {
+        if (!ready(strip, row, strip.level)) return ran;
+        step_row(strip.torus_row(row), strip.level);
+        if (row == 0) strip.first_level.store(strip.level, std::memory_order_release);
+        if (row == strip.rows - 1) strip.last_level.store(strip.level, std::memory_order_release);
+        ran = true;
+      }
+      if (++strip.level > depth) {
+        strip.level = 1;
+        ++strip.step;
       }
     }
-    return computed;
+    strip.finished.store(true, std::memory_order_release);
+    finished.fetch_add(1, std::memory_order_acq_rel);
+    return true;
   }
 
-  void step_row(int64_t row, uint64_t level) const {
+  // An edge row's level j reads the facing row at level j - 1 and
+  // overwrites level j - 2, which that row read at level j - 1: both wait
+  // for the facing row to reach level j - 1. Level 1 reads generation t,
+  // which stays until the facing row's level 2, and overwrites t - 1,
+  // which nothing reads.
+  static bool ready(const Strip& strip, int64_t row, uint64_t level) {
+    if (row == 0 && strip.first_facing->first_level.load(std::memory_order_acquire) + 1 < level) {
+      return false;
+    }
+    return row != strip.rows - 1 ||
+           strip.last_facing->last_level.load(std::memory_order_acquire) + 1 >= level;
+  }
+
+  void step_row(int64_t torus_row, uint64_t level) {
     const int read = static_cast<int>((start + level - 1) & 1);
     const int write = read ^ 1;
     // The last two generations are what the grid keeps: noted, and the
     // last committed, as a generation at a time would.
-    const bool noted = is_own(row) && level + 1 >= depth;
-    const std::vector<Tile*>& from = strip.tiles[read];
-    const std::vector<Tile*>& to = strip.tiles[write];
+    const bool noted = level + 1 >= depth;
+    const int64_t around[3] = {wrap(torus_row - 1, rows), torus_row, wrap(torus_row + 1, rows)};
     std::array<cpu::TileNeighbourhood, kChunkTiles> in;
     std::array<Tile*, kChunkTiles> targets;
     std::array<TileChange, kChunkTiles> changes;
@@ -114,16 +166,16 @@ struct TorusBlocks::Sweep {
       for (size_t i = 0; i < count; ++i) {
         const int64_t column = first + static_cast<int64_t>(i);
         for (int dy = 0; dy < 3; ++dy) {
-          const Tile* const* beside = &from[place(row + dy - 1, column - 1, columns)];
+          const Tile* const* beside = &tiles[read][place(around[dy], column - 1, columns)];
           for (int dx = 0; dx < 3; ++dx) in[i].at[dy][dx] = beside[dx];
         }
-        targets[i] = to[place(row, column, columns)];
+        targets[i] = tiles[write][place(torus_row, column, columns)];
       }
       cpu::step_tiles_over(in.data(), targets.data(), noted ? changes.data() : nullptr, count, rule,
                            library);
       if (!noted) continue;
       for (size_t i = 0; i < count; ++i) {
-        const size_t index = index_of(row, first + static_cast<int64_t>(i));
+        const auto index = static_cast<size_t>(torus_row * columns + first) + i;
         if (level == depth) {
           grid.commit_written(index, changes[i]);
         } else {
@@ -134,75 +186,44 @@ struct TorusBlocks::Sweep {
   }
 };
 
-void TorusBlocks::lay_out(sparse::SparseGrid& grid, size_t strips, uint64_t depth) {
-  const int64_t columns = grid.torus_tiles_x();
-  const int64_t rows = grid.torus_tiles_y();
-  const std::span<const int32_t> slots = grid.torus_slots();
-  const auto halo_rows = static_cast<int64_t>(depth);
-  strips_.resize(strips);
-  for (size_t s = 0; s < strips; ++s) {
-    Strip& strip = strips_[s];
-    strip.first_row = rows * static_cast<int64_t>(s) / static_cast<int64_t>(strips);
-    strip.rows =
-        rows * static_cast<int64_t>(s + 1) / static_cast<int64_t>(strips) - strip.first_row;
-    const int64_t extended = strip.rows + 2 * halo_rows;
-    strip.halo.resize(static_cast<size_t>(2 * 2 * halo_rows * columns));
-    for (int parity = 0; parity < 2; ++parity) {
-      std::vector<Tile*>& tiles = strip.tiles[parity];
-      tiles.resize(place(extended, -1, columns));
-      for (int64_t row = 0; row < extended; ++row) {
-        const bool own = row >= halo_rows && row < strip.rows + halo_rows;
-        const int64_t halo_row = row < halo_rows ? row : row - strip.rows;
-        for (int64_t column = -1; column <= columns; ++column) {
-          const int64_t wrapped = wrap(column, columns);
-          Tile* tile = nullptr;
-          if (own) {
-            const int64_t torus_row = strip.first_row + row - halo_rows;
-            tile = &grid.buffer(parity, slots[static_cast<size_t>(torus_row * columns + wrapped)]);
-          } else {
-            tile = &strip.halo[static_cast<size_t>((halo_row * columns + wrapped) * 2 + parity)];
-          }
-          tiles[place(row, column, columns)] = tile;
-        }
-      }
-    }
-  }
-}
-
-uint64_t TorusBlocks::step(sparse::SparseGrid& grid, const Rule& rule, uint64_t depth,
-                           cpu::ParallelTileStepper& workers) {
+void TorusBlocks::step(sparse::SparseGrid& grid, const Rule& rule, uint64_t depth,
+                       cpu::ParallelTileStepper& workers) {
   GOL_CHECK(depth >= 2 && grid.suits_blocks());
   const int64_t columns = grid.torus_tiles_x();
   const int64_t rows = grid.torus_tiles_y();
-  const auto strips = static_cast<size_t>(strip_count(rows, workers.threads()));
-  lay_out(grid, strips, depth);
-  const uint64_t start = grid.generation();
-  const int parity = static_cast<int>(start & 1);
   const std::span<const int32_t> slots = grid.torus_slots();
-  const auto halo_rows = static_cast<int64_t>(depth);
-  // Every strip copies its halo at generation t before any strip writes
-  // generation t+2 over it.
-  workers.run_tasks(strips, [&](size_t s) {
-    const Strip& strip = strips_[s];
-    for (int64_t row = 0; row < strip.rows + 2 * halo_rows; ++row) {
-      if (row >= halo_rows && row < strip.rows + halo_rows) continue;
-      const int64_t torus_row = wrap(strip.first_row + row - halo_rows, rows);
-      for (int64_t column = 0; column < columns; ++column) {
-        *strip.tiles[parity][place(row, column, columns)] =
-            grid.buffer(parity, slots[static_cast<size_t>(torus_row * columns + column)]);
+  for (int parity = 0; parity < 2; ++parity) {
+    tiles_[parity].resize(place(rows, -1, columns));
+    for (int64_t row = 0; row < rows; ++row) {
+      for (int64_t column = -1; column <= columns; ++column) {
+        const int32_t slot = slots[static_cast<size_t>(row * columns + wrap(column, columns))];
+        tiles_[parity][place(row, column, columns)] = &grid.buffer(parity, slot);
       }
     }
-  });
+  }
+  const auto count = static_cast<size_t>(strip_count(rows, workers.threads()));
+  strips_.clear();
+  for (size_t s = 0; s < count; ++s) {
+    auto strip = std::make_unique<Strip>();
+    strip->first_row = rows * static_cast<int64_t>(s) / static_cast<int64_t>(count);
+    strip->rows =
+        rows * static_cast<int64_t>(s + 1) / static_cast<int64_t>(count) - strip->first_row;
+    strip->upward = (s & 1) != 0;
+    strips_.push_back(std::move(strip));
+  }
+  // Alternate strips meet first row to first row and last to last.
+  for (size_t s = 0; s < count; ++s) {
+    const Strip* before = strips_[(s + count - 1) % count].get();
+    const Strip* after = strips_[(s + 1) % count].get();
+    strips_[s]->first_facing = strips_[s]->upward ? after : before;
+    strips_[s]->last_facing = strips_[s]->upward ? before : after;
+  }
+  const uint64_t start = grid.generation();
   grid.begin_block(depth);
-  std::vector<uint64_t> computed(strips, 0);
-  workers.run_tasks(strips, [&](size_t s) {
-    const Sweep sweep{grid, rule, workers.library(), depth, start, columns, strips_[s], slots};
-    computed[s] = sweep.run();
-  });
+  Sweep sweep{grid, rule, workers.library(), depth, start, columns, rows, tiles_, slots, strips_};
+  const size_t tasks = std::min(count, static_cast<size_t>(workers.threads()));
+  workers.run_tasks(tasks, [&](size_t task) { sweep.run(task, tasks); });
   grid.finish_generation();
-  uint64_t total = 0;
-  for (uint64_t count : computed) total += count;
-  return total;
 }
 
 }  // namespace gol

@@ -89,6 +89,12 @@ void fork_join_for(tbb::task_arena& arena, size_t count, size_t grain,
 
 }  // namespace
 
+void spin_pause() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
 void ParallelTileStepper::step(const TileNeighbourhood* in, Tile* out, size_t count,
                                const Rule& rule) {
   if (count <= kTilesPerChunk) {
@@ -134,14 +140,6 @@ uint64_t share_word(uint64_t pass, uint64_t next, uint64_t end) {
 uint64_t share_pass(uint64_t word) { return word >> kSharePassShift; }
 uint64_t share_next(uint64_t word) { return word >> kNextShift & kChunkFieldMask; }
 uint64_t share_end(uint64_t word) { return word & kChunkFieldMask; }
-
-// One spin of a waiting thread: tells the core (and a hyperthread sibling)
-// that this is a wait loop.
-void spin_pause() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#endif
-}
 
 // The fewest chunks a member's share holds: past that, another member's
 // share of the tiles costs more in cache lines crossing between cores than

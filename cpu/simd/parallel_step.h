@@ -13,6 +13,10 @@
 
 namespace gol::cpu {
 
+// One spin of a waiting thread: tells the core (and a hyperthread sibling)
+// that this is a wait loop.
+void spin_pause();
+
 // Workers kept spinning through a run of short parallel passes (one per
 // generation of a sparse world), so that handing out a pass costs about a
 // cache line's trip rather than waking sleeping threads, which takes

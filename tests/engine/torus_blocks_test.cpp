@@ -99,33 +99,37 @@ void expect_blocks_match(const Case& c, const Rule& rule, const CellSet& cells,
   }
 }
 
-TEST(TorusBlocks, DepthFollowsTheCacheTheStripsAndTheGenerationsLeft) {
+TEST(TorusBlocks, DepthFollowsTheCacheAndTheGenerationsLeft) {
   constexpr size_t kTwoMiB = size_t{2} << 20;
   // 128 tiles a row, both generations: 128 KiB a row, 16 rows in 2 MiB.
-  EXPECT_EQ(TorusBlocks::depth_for(128, 64, 200, kTwoMiB), 8u);
-  EXPECT_EQ(TorusBlocks::depth_for(256, 64, 200, kTwoMiB), 5u);
-  EXPECT_EQ(TorusBlocks::depth_for(128, 64, 5, kTwoMiB), 5u);
-  EXPECT_LT(TorusBlocks::depth_for(128, 64, 200, size_t{512} << 10), 2u);
-  EXPECT_LT(TorusBlocks::depth_for(1024, 64, 200, kTwoMiB), 2u);
-  // Thin strips: the halo's work done twice is kept to a quarter.
-  EXPECT_EQ(TorusBlocks::depth_for(128, 8, 200, kTwoMiB), 2u);
-  EXPECT_LT(TorusBlocks::depth_for(128, 7, 200, kTwoMiB), 2u);
-  EXPECT_EQ(TorusBlocks::strip_rows(128, 2), 64);
-  EXPECT_EQ(TorusBlocks::strip_rows(128, 16), 8);
-  EXPECT_EQ(TorusBlocks::strip_rows(130, 4), 32);
-  EXPECT_EQ(TorusBlocks::strip_rows(3, 8), 1);
+  EXPECT_EQ(TorusBlocks::depth_for(128, 200, kTwoMiB), 13u);
+  EXPECT_EQ(TorusBlocks::depth_for(64, 200, kTwoMiB), 16u);
+  EXPECT_EQ(TorusBlocks::depth_for(256, 200, kTwoMiB), 5u);
+  EXPECT_EQ(TorusBlocks::depth_for(128, 5, kTwoMiB), 5u);
+  EXPECT_LT(TorusBlocks::depth_for(128, 200, size_t{512} << 10), 2u);
+  EXPECT_LT(TorusBlocks::depth_for(1024, 200, kTwoMiB), 2u);
+}
+
+TEST(TorusBlocks, StripsComeInPairsUnlessThereIsOneRow) {
+  EXPECT_EQ(TorusBlocks::strip_count(128, 1), 2);
+  EXPECT_EQ(TorusBlocks::strip_count(128, 2), 2);
+  EXPECT_EQ(TorusBlocks::strip_count(128, 3), 4);
+  EXPECT_EQ(TorusBlocks::strip_count(128, 16), 16);
+  EXPECT_EQ(TorusBlocks::strip_count(5, 16), 4);
+  EXPECT_EQ(TorusBlocks::strip_count(2, 3), 2);
+  EXPECT_EQ(TorusBlocks::strip_count(1, 4), 1);
 }
 
 TEST(TorusBlocks, SoupsMatchTheReferenceAndTheGenerationAtATimeGrid) {
   // One tile (its own neighbour every way), thin and odd shapes, strips of
-  // unequal height, more threads than rows.
+  // unequal height, more threads than strips.
   const std::vector<std::pair<int64_t, int64_t>> shapes = {{1, 1}, {2, 1}, {1, 3},
                                                            {3, 2}, {5, 7}, {4, 9}};
   for (const auto& [tiles_x, tiles_y] : shapes) {
     const CellSet cells = patterns::make_soup({tiles_x * kTileSize, tiles_y * kTileSize, 0.5,
                                                static_cast<uint64_t>(tiles_x * 10 + tiles_y)});
     for (uint64_t depth : {2, 3, 5, 8}) {
-      for (int threads : {1, 2, 3}) {
+      for (int threads : {1, 2, 3, 5}) {
         expect_blocks_match({tiles_x, tiles_y, depth, threads}, Rule::conway(), cells,
                             {1, depth, depth + 1, 3 * depth + 2, 60});
       }
