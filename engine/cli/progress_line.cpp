@@ -54,8 +54,12 @@ std::string ProgressLine::text(const ProgressState& state) const {
   return line;
 }
 
+bool ProgressLine::shows_at(double seconds) const {
+  return enabled_ && seconds >= kShowAfterSeconds;
+}
+
 void ProgressLine::update(const ProgressState& state) {
-  if (!enabled_ || state.seconds < kShowAfterSeconds) return;
+  if (!shows_at(state.seconds)) return;
   std::string line = text(state);
   const size_t width = line.size();
   // Pad over the rest of a longer previous line.

@@ -30,6 +30,9 @@ class ProgressLine {
   ProgressLine(const ProgressLine&) = delete;
   ProgressLine& operator=(const ProgressLine&) = delete;
 
+  // Whether update() would show anything `seconds` into the run: the state
+  // costs a pass over the world (its population), not worth taking else.
+  bool shows_at(double seconds) const;
   void update(const ProgressState& state);
   // Erases the line, so what prints next starts on a clean one.
   void clear();

@@ -165,7 +165,7 @@ class RunLoop {
       checkpoint_is_current_ = false;
       adapt_chunk(seconds_since(chunk_start));
       if (plan_.every > 0 && next % plan_.every == 0) save_milestone();
-      progress_.update(state());
+      if (progress_.shows_at(seconds_since(start_))) progress_.update(state());
     }
     seconds_ = seconds_since(start_);
     return stop.signal();
