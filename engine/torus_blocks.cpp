@@ -44,15 +44,15 @@ struct TorusBlocks::Strip {
   const Strip* first_facing = nullptr;
   const Strip* last_facing = nullptr;
   // The levels done at its first and last swept rows, which the strips
-  // facing them wait on.
-  std::atomic<uint64_t> first_level{0};
+  // facing them wait on (a line of their own: waiting threads read it).
+  alignas(64) std::atomic<uint64_t> first_level{0};
   std::atomic<uint64_t> last_level{0};
   // Held by the thread sweeping it; a thread whose own strip waits may
   // take another, so a block never depends on how many threads run it.
-  std::atomic<bool> claimed{false};
-  std::atomic<bool> finished{false};
-  int64_t step = 0;    // the next unit, read and written by the claimer
-  uint64_t level = 1;  // under `claimed`
+  alignas(64) std::atomic<bool> claimed{false};
+  std::atomic<bool> finished{false};  // written under the claim
+  int64_t step = 0;                   // the next unit, read and written by the claimer
+  uint64_t level = 1;                 // under `claimed`
 
   int64_t torus_row(int64_t swept) const {
     return upward ? first_row + rows - 1 - swept : first_row + swept;
@@ -104,11 +104,17 @@ struct TorusBlocks::Sweep {
       bool ran = false;
       for (size_t k = 0; k < count && !ran; ++k) {
         Strip& strip = *strips[(own + k) % count];
+        // Looked at before the exchange, so that waiting threads do not
+        // keep taking the line of a strip another is sweeping.
         if (strip.finished.load(std::memory_order_acquire) ||
+            strip.claimed.load(std::memory_order_relaxed) ||
             strip.claimed.exchange(true, std::memory_order_acquire)) {
           continue;
         }
-        ran = advance(strip);
+        // Again under the claim: the thread that held it may have finished
+        // the strip since, and a strip counted finished twice would end
+        // the block with another unswept.
+        if (!strip.finished.load(std::memory_order_relaxed)) ran = advance(strip);
         strip.claimed.store(false, std::memory_order_release);
       }
       if (!ran) cpu::spin_pause();
