@@ -51,8 +51,9 @@ struct TorusBlocks::Strip {
   // take another, so a block never depends on how many threads run it.
   alignas(64) std::atomic<bool> claimed{false};
   std::atomic<bool> finished{false};  // written under the claim
-  int64_t step = 0;                   // the next unit, read and written by the claimer
-  uint64_t level = 1;                 // under `claimed`
+  // The next unit, read and written only under the claim.
+  int64_t step = 0;
+  uint64_t level = 1;
 
   int64_t torus_row(int64_t swept) const {
     return upward ? first_row + rows - 1 - swept : first_row + swept;
