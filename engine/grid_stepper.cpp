@@ -159,7 +159,7 @@ void GridStepper::step_range(sparse::SparseGrid& grid, const Rule& rule, size_t 
     // t-1 and notes the differences, so committing reads no tile again.
     cpu::step_tiles_over(in.data(), targets.data(), changes.data(), count, rule, workers_.library(),
                          grid.active_bands().data() + first);
-    for (size_t i = 0; i < count; ++i) grid.commit_written(first + i, changes[i]);
+    grid.commit_written(first, std::span<const TileChange>(changes.data(), count));
   }
 }
 

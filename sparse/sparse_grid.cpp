@@ -271,7 +271,7 @@ void SparseGrid::commit(size_t index, const Tile& next) {
   commit_written(index, change);
 }
 
-void SparseGrid::commit_written(size_t index, const TileChange& change) {
+inline void SparseGrid::commit_one(size_t index, const TileChange& change) {
   const int32_t slot = active_[index];
   const int next_parity = current_parity() ^ 1;
   const Tile& next = map_.tile(next_parity, slot);
@@ -322,6 +322,14 @@ void SparseGrid::commit_written(size_t index, const TileChange& change) {
   give(kNW, (top & kWest) != 0 ? kBottomBand : 0);
   // The neighbours given bands are those facing a changed border.
   if (gather_next_) outcome.woke = border_bits(top, bottom, columns);
+}
+
+void SparseGrid::commit_written(size_t index, const TileChange& change) {
+  commit_one(index, change);
+}
+
+void SparseGrid::commit_written(size_t first, std::span<const TileChange> changes) {
+  for (size_t i = 0; i < changes.size(); ++i) commit_one(first + i, changes[i]);
 }
 
 void SparseGrid::fit_slot_arrays() {

@@ -96,6 +96,9 @@ class SparseGrid {
   // commit() for a tile whose next generation is already in
   // commit_target(index); `change` compares it with what it overwrote.
   void commit_written(size_t index, const TileChange& change);
+  // commit_written() of active()[first + i] with changes[i], for each i: a
+  // kernel batch's commits in one call.
+  void commit_written(size_t first, std::span<const TileChange> changes);
   // Moves to the next generation after every active tile is committed:
   // creates and frees tiles and plans the next active list.
   void finish_generation();
@@ -187,6 +190,8 @@ class SparseGrid {
   int current_parity() const { return static_cast<int>(generation_ & 1); }
   // Marks every band of `slot` to step next generation (between generations).
   void wake(int32_t slot);
+  // commit_written() of one tile, inlined into both of its forms.
+  void commit_one(size_t index, const TileChange& change);
   // The bands `slot` steps next generation; clears its wake record.
   BandMask take_wake(int32_t slot);
   void create_neighbours(int32_t slot, uint8_t directions);
