@@ -181,14 +181,12 @@ struct TorusBlocks::Sweep {
       cpu::step_tiles_over(in.data(), targets.data(), noted ? changes.data() : nullptr, count, rule,
                            library);
       if (!noted) continue;
-      for (size_t i = 0; i < count; ++i) {
-        const auto index = static_cast<size_t>(torus_row * columns + first) + i;
-        if (level == depth) {
-          grid.commit_written(index, changes[i]);
-        } else {
-          grid.note_written(slots[index], write, changes[i]);
-        }
+      const auto index = static_cast<size_t>(torus_row * columns + first);
+      if (level == depth) {
+        grid.commit_written(index, std::span<const TileChange>(changes.data(), count));
+        continue;
       }
+      for (size_t i = 0; i < count; ++i) grid.note_written(slots[index + i], write, changes[i]);
     }
   }
 };
