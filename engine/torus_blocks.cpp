@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <thread>
 
 #include "cpu/simd/tile_step.h"
 #include "engine/core/error.h"
@@ -23,6 +24,11 @@ constexpr size_t kBytesPerTileInFlight = 2 * sizeof(Tile);
 // Tile rows in flight besides one per generation of the block: the rows
 // each step reads above and below, and the one the prefetcher brings in.
 constexpr uint64_t kRowsInFlightBeyondDepth = 3;
+
+// Spins of a thread with nothing to sweep before it yields its core: a
+// facing strip's next row takes microseconds, a preempted thread's time
+// slice milliseconds.
+constexpr uint32_t kSpinsBeforeYield = 256;
 
 // Where the tile at (row, column) is listed: each row lists columns -1 to
 // `columns`, the ends wrapped, so a tile's neighbours are read without
@@ -101,6 +107,7 @@ struct TorusBlocks::Sweep {
   void run(size_t task, size_t tasks) {
     const size_t count = strips.size();
     const size_t own = task * count / tasks;
+    uint32_t idle = 0;
     while (finished.load(std::memory_order_acquire) < count) {
       bool ran = false;
       for (size_t k = 0; k < count && !ran; ++k) {
@@ -118,7 +125,15 @@ struct TorusBlocks::Sweep {
         if (!strip.finished.load(std::memory_order_relaxed)) ran = advance(strip);
         strip.claimed.store(false, std::memory_order_release);
       }
-      if (!ran) cpu::spin_pause();
+      if (ran) {
+        idle = 0;
+      } else if (++idle < kSpinsBeforeYield) {
+        cpu::spin_pause();
+      } else {
+        // What we wait for may be a thread the system has taken off its
+        // core (more threads than cores, or other work): let it run.
+        std::this_thread::yield();
+      }
     }
   }
 
