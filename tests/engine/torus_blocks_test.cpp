@@ -60,6 +60,15 @@ bool summaries_hold(const sparse::SparseGrid& grid) {
   return true;
 }
 
+// Generations first, first + step, ... up to last.
+std::vector<uint64_t> every(uint64_t first, uint64_t last, uint64_t step) {
+  std::vector<uint64_t> generations;
+  for (uint64_t generation = first; generation <= last; generation += step) {
+    generations.push_back(generation);
+  }
+  return generations;
+}
+
 struct Case {
   int64_t tiles_x, tiles_y;
   uint64_t depth;
@@ -151,10 +160,7 @@ TEST(TorusBlocks, OtherRulesAndTheXsimdKernelMatchTheReference) {
 // finished twice (ending the block with strips unswept).
 TEST(TorusBlocks, ManyThreadsOnFewCoresMatchTheReference) {
   const CellSet cells = patterns::make_soup({3 * kTileSize, 32 * kTileSize, 0.5, 31});
-  std::vector<uint64_t> checkpoints;
-  for (uint64_t generation = 8; generation <= 160; generation += 8) {
-    checkpoints.push_back(generation);
-  }
+  const std::vector<uint64_t> checkpoints = every(8, 160, 8);
   expect_blocks_match({3, 32, 8, 16}, Rule::conway(), cells, checkpoints);
   expect_blocks_match({3, 32, 5, 12}, Rule::conway(), cells, checkpoints);
 }
@@ -164,11 +170,7 @@ TEST(TorusBlocks, ManyThreadsOnFewCoresMatchTheReference) {
 // sleeping tiles' two phases right whichever way their last steps came.
 TEST(TorusBlocks, ASettlingSoupSleepsAsItWouldAGenerationAtATime) {
   const CellSet cells = patterns::make_soup({6 * kTileSize, 6 * kTileSize, 0.35, 5});
-  std::vector<uint64_t> checkpoints;
-  for (uint64_t generation = 8; generation <= 1200; generation += 37) {
-    checkpoints.push_back(generation);
-  }
-  expect_blocks_match({6, 6, 8, 2}, Rule::conway(), cells, checkpoints);
+  expect_blocks_match({6, 6, 8, 2}, Rule::conway(), cells, every(8, 1200, 37));
 }
 
 }  // namespace
