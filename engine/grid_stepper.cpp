@@ -35,7 +35,9 @@ std::string edge_beside(TileCoord beyond) {
 }  // namespace
 
 GridStepper::GridStepper(int threads, cpu::SimdLibrary library)
-    : workers_(threads, library), cache_bytes_(TorusBlocks::core_cache_bytes()) {}
+    : workers_(threads, library),
+      cache_bytes_(TorusBlocks::core_cache_bytes()),
+      shared_cache_bytes_(TorusBlocks::shared_cache_bytes()) {}
 
 uint64_t GridStepper::step(sparse::SparseGrid& grid, const Rule& rule, uint64_t generations) {
   uint64_t last_stepped = 0;
@@ -43,7 +45,8 @@ uint64_t GridStepper::step(sparse::SparseGrid& grid, const Rule& rule, uint64_t 
   const auto block_depth = [&]() -> uint64_t {
     if (!grid.suits_blocks()) return 0;
     if (block_depth_ != 0) return std::min(block_depth_, generations - done);
-    return TorusBlocks::depth_for(grid.torus_tiles_x(), generations - done, cache_bytes_);
+    return TorusBlocks::choose_depth(grid.torus_tiles_x(), generations - done, cache_bytes_,
+                                     shared_cache_bytes_ / static_cast<size_t>(workers_.threads()));
   };
   // Generations while the active tiles are at least `fewest`, on `crew`,
   // until a block would do better.

@@ -39,8 +39,8 @@ class GridStepper {
   double stepping_seconds() const { return stepping_seconds_; }
   double finishing_seconds() const { return finishing_seconds_; }
   // Generations per torus block from now on, in place of the choice
-  // TorusBlocks::depth_for makes from this machine's L2: 1 never blocks,
-  // 0 chooses again.
+  // TorusBlocks::choose_depth makes from this machine's caches: 1 never
+  // blocks, 0 chooses again.
   void set_block_depth(uint64_t depth) { block_depth_ = depth; }
   int threads() const { return workers_.threads(); }
   cpu::SimdLibrary library() const { return workers_.library(); }
@@ -57,8 +57,9 @@ class GridStepper {
 
   cpu::ParallelTileStepper workers_;
   TorusBlocks blocks_;
-  size_t cache_bytes_;        // a core's own cache, for the blocks' depth
-  uint64_t block_depth_ = 0;  // see set_block_depth()
+  size_t cache_bytes_;         // a core's own cache, for the blocks' depth
+  size_t shared_cache_bytes_;  // the cores' shared cache, where rows are wider
+  uint64_t block_depth_ = 0;   // see set_block_depth()
   uint64_t tiles_stepped_ = 0;
   uint64_t cells_computed_ = 0;
   bool timed_ = false;

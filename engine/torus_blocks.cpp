@@ -76,6 +76,17 @@ uint64_t TorusBlocks::depth_for(int64_t tiles_x, uint64_t remaining, size_t cach
   return std::min({rows - kRowsInFlightBeyondDepth, kMaxDepth, remaining});
 }
 
+uint64_t TorusBlocks::choose_depth(int64_t tiles_x, uint64_t remaining, size_t core_bytes,
+                                   size_t shared_bytes) {
+  const uint64_t depth = depth_for(tiles_x, remaining, core_bytes);
+  return depth >= 2 ? depth : depth_for(tiles_x, remaining, shared_bytes);
+}
+
+size_t TorusBlocks::shared_cache_bytes() {
+  const long reported = sysconf(_SC_LEVEL3_CACHE_SIZE);
+  return reported > 0 ? static_cast<size_t>(reported) : 0;
+}
+
 size_t TorusBlocks::core_cache_bytes() {
   // Without an answer, the smallest L2 of the machines this runs on.
   constexpr size_t kFallback = size_t{512} << 10;

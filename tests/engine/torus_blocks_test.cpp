@@ -119,6 +119,20 @@ TEST(TorusBlocks, DepthFollowsTheCacheAndTheGenerationsLeft) {
   EXPECT_LT(TorusBlocks::depth_for(1024, 200, kTwoMiB), 2u);
 }
 
+TEST(TorusBlocks, RowsTooWideForACoresCacheBlockInTheSharedOne) {
+  constexpr size_t kTwoMiB = size_t{2} << 20;
+  constexpr size_t kShare = size_t{240} << 20;
+  // Rows that fit the L2 keep its depth, however large the L3.
+  EXPECT_EQ(TorusBlocks::choose_depth(256, 200, kTwoMiB, kShare), 5u);
+  // 512 KiB rows: 4 in L2, none to spare; hundreds in the L3's share.
+  EXPECT_EQ(TorusBlocks::choose_depth(512, 200, kTwoMiB, kShare), 16u);
+  EXPECT_EQ(TorusBlocks::choose_depth(128, 200, size_t{512} << 10, size_t{16} << 20), 16u);
+  EXPECT_EQ(TorusBlocks::choose_depth(512, 7, kTwoMiB, kShare), 7u);
+  // No shared cache reported, or too small a share: a generation at a time.
+  EXPECT_LT(TorusBlocks::choose_depth(512, 200, kTwoMiB, 0), 2u);
+  EXPECT_LT(TorusBlocks::choose_depth(4096, 200, kTwoMiB, size_t{8} << 20), 2u);
+}
+
 TEST(TorusBlocks, StripsComeInPairsUnlessThereIsOneRow) {
   EXPECT_EQ(TorusBlocks::strip_count(128, 1), 2);
   EXPECT_EQ(TorusBlocks::strip_count(128, 2), 2);
