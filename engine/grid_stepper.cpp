@@ -45,7 +45,7 @@ uint64_t GridStepper::step(sparse::SparseGrid& grid, const Rule& rule, uint64_t 
   const auto block_depth = [&]() -> uint64_t {
     if (!grid.suits_blocks()) return 0;
     if (block_depth_ != 0) return std::min(block_depth_, generations - done);
-    return TorusBlocks::choose_depth(grid.torus_tiles_x(), generations - done, cache_bytes_,
+    return TorusBlocks::choose_depth(grid.map().tiles_x(), generations - done, cache_bytes_,
                                      shared_cache_bytes_ / static_cast<size_t>(workers_.threads()));
   };
   // Generations while the active tiles are at least `fewest`, on `crew`,

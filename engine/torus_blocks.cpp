@@ -220,8 +220,8 @@ struct TorusBlocks::Sweep {
 void TorusBlocks::step(sparse::SparseGrid& grid, const Rule& rule, uint64_t depth,
                        cpu::ParallelTileStepper& workers) {
   GOL_CHECK(depth >= 2 && grid.suits_blocks());
-  const int64_t columns = grid.torus_tiles_x();
-  const int64_t rows = grid.torus_tiles_y();
+  const int64_t columns = grid.map().tiles_x();
+  const int64_t rows = grid.map().tiles_y();
   const std::span<const int32_t> slots = grid.torus_slots();
   for (int parity = 0; parity < 2; ++parity) {
     tiles_[parity].resize(place(rows, -1, columns));

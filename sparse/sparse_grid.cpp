@@ -154,7 +154,9 @@ void SparseGrid::load_torus(const CellSet& cells, const Topology& topology) {
     for (int64_t tx = 0; tx < tiles_x; ++tx) torus_slots_.push_back(map_.find({tx, ty}));
   }
   for (const auto& [coord, tile] : cells.tiles()) {
-    Tile& target = map_.tile(0, map_.find({wrap(coord.tx, tiles_x), wrap(coord.ty, tiles_y)}));
+    const int32_t slot = torus_slots_[static_cast<size_t>(wrap(coord.ty, tiles_y) * tiles_x +
+                                                          wrap(coord.tx, tiles_x))];
+    Tile& target = map_.tile(0, slot);
     for (int row = 0; row < kTileSize; ++row) target.rows[row] |= tile.rows[row];
   }
 }

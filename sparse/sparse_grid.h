@@ -120,10 +120,9 @@ class SparseGrid {
   // Whether the world is one for blocks: a torus whose tiles the CPU
   // steps, with nearly all of them active.
   bool suits_blocks() const;
-  // The torus's tiles in row-major order (tile x fastest); empty on the plane.
+  // The torus's tiles in row-major order (tile x fastest, map().tiles_x()
+  // a row); empty on the plane.
   std::span<const int32_t> torus_slots() const { return torus_slots_; }
-  int64_t torus_tiles_x() const { return map_.tiles_x(); }
-  int64_t torus_tiles_y() const { return map_.tiles_y(); }
   void begin_block(uint64_t generations);
   // The buffer of `slot` holding the generations of `parity`.
   Tile& buffer(int parity, int32_t slot) { return map_.tile(parity, slot); }
