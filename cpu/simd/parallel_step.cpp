@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <chrono>
 #include <optional>
+#include <utility>
 
 namespace gol::cpu {
 
@@ -63,28 +64,68 @@ void fork_join_acquire(void*) {}
 void fork_join_release(void*) {}
 #endif
 
-// The token of a crew's tasks' start (see with_crew).
+// The tokens of a crew's tasks' start (see with_crew) and of the chunks of
+// fork_join_for. They are static because a chunk must acquire its token
+// before it reads anything of its own closure.
 int crew_tasks = 0;
+int chunk_start = 0;
+int chunk_done = 0;
+
+// A parallel_for body that tells ThreadSanitizer about its copies: TBB
+// copies the body into its task objects in instrumented header code and
+// hands the tasks to workers through the uninstrumented libtbb, so a
+// worker's first read of its copy would otherwise look like a race with
+// the thread that made the copy.
+template <typename Body>
+class AnnotatedChunks {
+ public:
+  explicit AnnotatedChunks(const Body& body) : body_(&body) {}
+  AnnotatedChunks(const AnnotatedChunks& other) : body_(other.body_) {
+    fork_join_release(&chunk_start);
+  }
+  AnnotatedChunks& operator=(const AnnotatedChunks&) = delete;
+
+  void operator()(const tbb::blocked_range<size_t>& chunk) const {
+    fork_join_acquire(&chunk_start);
+    (*body_)(chunk.begin(), chunk.end());
+    fork_join_release(&chunk_done);
+  }
+
+ private:
+  const Body* body_;
+};
+
+// A task_group task annotated as AnnotatedChunks is: TBB moves the functor
+// into its task object on the caller's thread.
+template <typename Task>
+class AnnotatedTask {
+ public:
+  explicit AnnotatedTask(Task task) : task_(std::move(task)) {}
+  AnnotatedTask(const AnnotatedTask& other) : task_(other.task_) { fork_join_release(&crew_tasks); }
+  AnnotatedTask(AnnotatedTask&& other) noexcept : task_(std::move(other.task_)) {
+    fork_join_release(&crew_tasks);
+  }
+  AnnotatedTask& operator=(const AnnotatedTask&) = delete;
+
+  void operator()() const {
+    fork_join_acquire(&crew_tasks);
+    task_();
+  }
+
+ private:
+  Task task_;
+};
 
 // body(begin, end) over chunks of [0, count) of at least `grain`, on the
 // arena's workers, with the fork and the join told to ThreadSanitizer.
 template <typename Partitioner, typename Body>
 void fork_join_for(tbb::task_arena& arena, size_t count, size_t grain,
                    const Partitioner& partitioner, const Body& body) {
-  int start = 0;
-  int done = 0;
-  fork_join_release(&start);
-  arena.execute([&] {
-    tbb::parallel_for(
-        tbb::blocked_range<size_t>(0, count, grain),
-        [&](const tbb::blocked_range<size_t>& chunk) {
-          fork_join_acquire(&start);
-          body(chunk.begin(), chunk.end());
-          fork_join_release(&done);
-        },
-        partitioner);
-  });
-  fork_join_acquire(&done);
+  fork_join_release(&chunk_start);
+  const AnnotatedChunks<Body> chunks(body);
+  arena.execute(
+      [&] { tbb::parallel_for(tbb::blocked_range<size_t>(0, count, grain), chunks, partitioner); });
+  fork_join_acquire(&chunk_done);
 }
 
 }  // namespace
@@ -265,12 +306,7 @@ void ParallelTileStepper::with_crew(const std::function<void(WorkerCrew&)>& sess
   impl_->arena.execute([&] {
     tbb::task_group workers;
     for (int member = 1; member < threads; ++member) {
-      fork_join_release(&crew_tasks);
-      workers.run([&crew, member] {
-        // Before the captures are read: TBB wrote them on the caller's thread.
-        fork_join_acquire(&crew_tasks);
-        crew.serve(member);
-      });
+      workers.run(AnnotatedTask([&crew, member] { crew.serve(member); }));
     }
     try {
       session(crew);
