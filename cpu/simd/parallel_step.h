@@ -72,7 +72,9 @@ class WorkerCrew {
   // The members taking part in the current pass (0..members-1): passes of
   // a few chunks are shared among few.
   std::atomic<int> members_{1};
-  std::atomic<uint32_t> chunks_done_{0};
+  // A line of its own: the members' counts and the caller's wait for them
+  // would otherwise move the line the spinning members read pass_ from.
+  alignas(64) std::atomic<uint32_t> chunks_done_{0};
   std::atomic<bool> stopping_{false};
   // Set before a pass is published; read by members only after taking one
   // of its chunks, so never while the next pass's are written.
