@@ -23,6 +23,9 @@ struct TileBatch {
   const BandMask* bands = nullptr;
 };
 
+// Columns 0 and 63, the ones a tile's west and east neighbours read.
+inline constexpr uint64_t kEdgeColumns = uint64_t{1} | uint64_t{1} << (kTileSize - 1);
+
 // Each library: the dispatched kernel, its instruction set's name, the
 // sets this CPU runs (best first), the sets compiled in, and the kernel of
 // one of those this CPU runs.

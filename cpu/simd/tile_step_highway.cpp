@@ -67,9 +67,8 @@ struct HighwayOps {
   static V RowsBelow(V current, V next) { return V{_mm512_alignr_epi64(next.raw, current.raw, 1)}; }
   static bool AllZero(V a) { return _mm512_test_epi64_mask(a.raw, a.raw) == 0; }
   static uint64_t ZeroLanes(V a) { return _mm512_testn_epi64_mask(a.raw, a.raw); }
-  template <int kBit>
-  static uint64_t LanesWithBit(V a) {
-    return _mm512_test_epi64_mask(a.raw, _mm512_set1_epi64(int64_t{1} << kBit));
+  static uint64_t EdgeLanes(V a) {
+    return _mm512_test_epi64_mask(a.raw, _mm512_set1_epi64(static_cast<int64_t>(kEdgeColumns)));
   }
 #else
   // Highway's IfVecThenElse wants whole-lane masks on some targets, so the
@@ -86,11 +85,10 @@ struct HighwayOps {
     const __m256i zero_lanes = _mm256_cmpeq_epi64(a.raw, _mm256_setzero_si256());
     return static_cast<uint32_t>(_mm256_movemask_pd(_mm256_castsi256_pd(zero_lanes)));
   }
-  // The bit moved to the top, where the mask extraction reads it.
-  template <int kBit>
-  static uint64_t LanesWithBit(V a) {
-    const __m256i top = _mm256_slli_epi64(a.raw, 63 - kBit);
-    return static_cast<uint32_t>(_mm256_movemask_pd(_mm256_castsi256_pd(top)));
+  // Bit 0 moved up beside bit 63, which the mask extraction reads.
+  static uint64_t EdgeLanes(V a) {
+    const __m256i edges = _mm256_or_si256(a.raw, _mm256_slli_epi64(a.raw, 63));
+    return static_cast<uint32_t>(_mm256_movemask_pd(_mm256_castsi256_pd(edges)));
   }
 #else
 #if HWY_TARGET == HWY_SSE4
@@ -99,9 +97,8 @@ struct HighwayOps {
   static bool AllZero(V a) { return hn::AllTrue(D(), hn::Eq(a, hn::Zero(D()))); }
 #endif
   static uint64_t ZeroLanes(V a) { return MaskBits(hn::Eq(a, hn::Zero(D()))); }
-  template <int kBit>
-  static uint64_t LanesWithBit(V a) {
-    return MaskBits(hn::TestBit(a, hn::Set(D(), uint64_t{1} << kBit)));
+  static uint64_t EdgeLanes(V a) {
+    return MaskBits(hn::Ne(hn::And(a, hn::Set(D(), kEdgeColumns)), hn::Zero(D())));
   }
   // Bit i set where lane i of `mask` is (at most 8 lanes of 64 bits here).
   static uint64_t MaskBits(hn::Mask<D> mask) {

@@ -56,16 +56,15 @@ struct XsimdOps {
     return LaneBits(a, [](uint64_t lane) { return lane == 0; });
 #endif
   }
-  template <int kBit>
-  static uint64_t LanesWithBit(V a) {
+  static uint64_t EdgeLanes(V a) {
 #if XSIMD_WITH_AVX512F
-    return _mm512_test_epi64_mask(a, _mm512_set1_epi64(int64_t{1} << kBit));
+    return _mm512_test_epi64_mask(a, _mm512_set1_epi64(static_cast<int64_t>(kEdgeColumns)));
 #elif XSIMD_WITH_AVX2
-    // The bit moved to the top, where the mask extraction reads it.
-    const __m256i top = _mm256_slli_epi64(a, 63 - kBit);
-    return static_cast<uint32_t>(_mm256_movemask_pd(_mm256_castsi256_pd(top)));
+    // Bit 0 moved up beside bit 63, which the mask extraction reads.
+    const __m256i edges = _mm256_or_si256(a, _mm256_slli_epi64(a, 63));
+    return static_cast<uint32_t>(_mm256_movemask_pd(_mm256_castsi256_pd(edges)));
 #else
-    return LaneBits(a, [](uint64_t lane) { return (lane >> kBit & 1) != 0; });
+    return LaneBits(a, [](uint64_t lane) { return (lane & kEdgeColumns) != 0; });
 #endif
   }
   static V OrAnd(V a, V b, V c) { return a | (b & c); }

@@ -198,16 +198,23 @@ INSTANTIATE_TEST_SUITE_P(AllKernels, SimdTileStepTest, testing::ValuesIn(all_ker
 // bands, whole bands where it steps the whole tile.
 enum class Notes { kEachRow, kEachBand };
 
+// The edge columns are noted together: a column that changed anywhere
+// counts as changed in every row where either edge column changed.
 TileChange expected_change(const Tile& overwritten, const Tile& next, Notes notes) {
   TileChange change;
+  uint64_t edge_unchanged_rows = 0;
   for (int row = 0; row < kTileSize; ++row) {
     const uint64_t row_change = next.rows[row] ^ overwritten.rows[row];
     change.changed_columns |= row_change;
     change.live_columns |= next.rows[row];
     if (row_change == 0) change.unchanged_rows |= uint64_t{1} << row;
-    if ((row_change & 1) == 0) change.west_unchanged_rows |= uint64_t{1} << row;
-    if ((row_change >> (kTileSize - 1)) == 0) change.east_unchanged_rows |= uint64_t{1} << row;
+    if ((row_change & kEdgeColumns) == 0) edge_unchanged_rows |= uint64_t{1} << row;
   }
+  const uint64_t kEast = uint64_t{1} << (kTileSize - 1);
+  change.west_unchanged_rows =
+      (change.changed_columns & 1) != 0 ? edge_unchanged_rows : ~uint64_t{0};
+  change.east_unchanged_rows =
+      (change.changed_columns & kEast) != 0 ? edge_unchanged_rows : ~uint64_t{0};
   if (notes == Notes::kEachBand) {
     for (int band = 0; band < kTileBands; ++band) {
       const uint64_t rows = uint64_t{0xFF} << (band * kBandRows);
