@@ -28,6 +28,7 @@
 //                            but its last
 //   RowsBelow(cur, next)     the rows one below cur's
 //   AllZero(v)               whether every bit of v is 0
+//   OrLanes(v)               the OR of v's lanes
 //   ZeroLanes(v)             uint64_t with bit i set where lane i is zero
 //   EdgeLanes(v)             uint64_t with bit i set where lane i has bit 0 or
 //                            bit 63 set (kEdgeColumns)
@@ -246,14 +247,9 @@ struct StoreAndCompareRows {
   }
 
   TileChange Summary() const {
-    uint64_t lanes[2][kLanes];
-    Ops::Store(changed, lanes[0]);
-    Ops::Store(live, lanes[1]);
     TileChange summary;
-    for (size_t lane = 0; lane < kLanes; ++lane) {
-      summary.changed_columns |= lanes[0][lane];
-      summary.live_columns |= lanes[1][lane];
-    }
+    summary.changed_columns = Ops::OrLanes(changed);
+    summary.live_columns = Ops::OrLanes(live);
     summary.top_change = first_change[0];
     summary.bottom_change = last_change[kLanes - 1];
     summary.unchanged_rows = unchanged_rows;

@@ -45,6 +45,17 @@ struct XsimdOps {
     return xsimd::all(a == V(uint64_t{0}));
 #endif
   }
+  static uint64_t OrLanes(V a) {
+#if XSIMD_WITH_AVX512F
+    return static_cast<uint64_t>(_mm512_reduce_or_epi64(a));
+#else
+    alignas(64) uint64_t lanes[kLanes];
+    a.store_aligned(lanes);
+    uint64_t all = 0;
+    for (size_t lane = 0; lane < kLanes; ++lane) all |= lanes[lane];
+    return all;
+#endif
+  }
   static uint64_t ZeroLanes(V a) {
 #if XSIMD_WITH_AVX512F
     return _mm512_testn_epi64_mask(a, a);
