@@ -7,15 +7,14 @@
 #include <chrono>
 #include <string>
 
+#include "cpu/simd/tile_step.h"
 #include "engine/core/error.h"
 
 namespace gol {
 namespace {
 
-// Tiles stepped per kernel call: enough to amortise the dispatch, few
-// enough that their neighbourhoods and new rows are still in cache when the
-// chunk is committed.
-constexpr size_t kChunkTiles = 32;
+// Tiles stepped per kernel call, and a crew's chunk.
+constexpr size_t kChunkTiles = cpu::kBatchTiles;
 // Fewer active tiles than this step on the calling thread. With a crew of
 // spinning workers a pass costs little to hand out, so a few chunks are
 // worth sharing; without one (more threads than cores) the workers must be

@@ -14,8 +14,6 @@
 namespace gol {
 namespace {
 
-// Tiles per kernel call, as the generation-at-a-time stepper hands them.
-constexpr size_t kChunkTiles = 32;
 // Deeper blocks save little more memory traffic (1/n of it is left), and
 // fewer blocks little more of the serial planning between them.
 constexpr uint64_t kMaxDepth = 16;
@@ -191,11 +189,11 @@ struct TorusBlocks::Sweep {
     // last committed, as a generation at a time would.
     const bool noted = level + 1 >= depth;
     const int64_t around[3] = {wrap(torus_row - 1, rows), torus_row, wrap(torus_row + 1, rows)};
-    std::array<cpu::TileNeighbourhood, kChunkTiles> in;
-    std::array<Tile*, kChunkTiles> targets;
-    std::array<TileChange, kChunkTiles> changes;
-    for (int64_t first = 0; first < columns; first += static_cast<int64_t>(kChunkTiles)) {
-      const auto count = static_cast<size_t>(std::min<int64_t>(kChunkTiles, columns - first));
+    std::array<cpu::TileNeighbourhood, cpu::kBatchTiles> in;
+    std::array<Tile*, cpu::kBatchTiles> targets;
+    std::array<TileChange, cpu::kBatchTiles> changes;
+    for (int64_t first = 0; first < columns; first += static_cast<int64_t>(cpu::kBatchTiles)) {
+      const auto count = static_cast<size_t>(std::min<int64_t>(cpu::kBatchTiles, columns - first));
       for (size_t i = 0; i < count; ++i) {
         const int64_t column = first + static_cast<int64_t>(i);
         for (int dy = 0; dy < 3; ++dy) {

@@ -30,6 +30,11 @@ enum class SimdLibrary { kHighway, kXsimd };
 void step_tiles(const TileNeighbourhood* in, Tile* out, size_t count, const Rule& rule,
                 SimdLibrary library);
 
+// Tiles per call the engine's steppers hand the kernel: enough to amortise
+// its dispatch, few enough that the batch's neighbourhoods and new rows are
+// still in cache when the caller commits them.
+inline constexpr size_t kBatchTiles = 32;
+
 // step_tiles writing in[i]'s next generation over *targets[i] (which holds an
 // older generation, e.g. t-1 of a two-buffer pool) and noting in changes[i]
 // how it differs from what it overwrote (noted while the new rows are in
