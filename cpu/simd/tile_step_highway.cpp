@@ -1,7 +1,8 @@
 // The tile kernel instantiated with Google Highway, compiled once per
 // instruction set and dispatched at run time to the best one the CPU has.
 // AVX3_DL (Ice Lake and later: VBMI2's funnel shifts) is compiled only on
-// request; its shifts take three ops off each row block.
+// request; its shifts take three ops off each row block, which pays on
+// Intel's cores but not on AMD's Zen 5 (dispatched_target()).
 #ifndef HWY_WANT_AVX3_DL
 #define HWY_WANT_AVX3_DL
 #endif
@@ -172,14 +173,6 @@ namespace gol::cpu {
 HWY_EXPORT(StepTilesHighway);
 HWY_EXPORT(CompiledTarget);
 
-void step_tiles_highway(const TileBatch& batch, const Rule& rule) {
-  HWY_DYNAMIC_DISPATCH(StepTilesHighway)(batch, rule);
-}
-
-std::string highway_target_name() {
-  return hwy::TargetName(HWY_DYNAMIC_DISPATCH(CompiledTarget)());
-}
-
 namespace {
 
 struct TargetEntry {
@@ -212,7 +205,38 @@ const std::vector<TargetEntry>& runnable_targets() {
   return entries;
 }
 
+// AVX3_DL's funnel shifts (vpshldq, vpshrdq) take three ops off each row
+// block and won 4% on an Intel Xeon; on an AMD EPYC of family 26 (Zen 5)
+// the same kernel ran the engine 13-34% slower than AVX3's shifts
+// (bench/RESULTS.md), though a batch of tiles stepped alone in a loop
+// timed the two the same, so the choice follows the vendor rather than a
+// timing at start-up.
+bool funnel_shifts_pay() { return !__builtin_cpu_is("amd"); }
+
+TargetEntry choose_dispatched_target() {
+  const std::vector<TargetEntry>& entries = runnable_targets();
+  GOL_CHECK(!entries.empty());
+  if (entries.size() >= 2 && entries[0].target == HWY_AVX3_DL && entries[1].target == HWY_AVX3 &&
+      !funnel_shifts_pay()) {
+    return entries[1];
+  }
+  return entries[0];
+}
+
+// The kernel step_tiles_highway runs: the best target this CPU runs, but
+// AVX3 in place of AVX3_DL where funnel shifts do not pay.
+const TargetEntry& dispatched_target() {
+  static const TargetEntry chosen = choose_dispatched_target();
+  return chosen;
+}
+
 }  // namespace
+
+void step_tiles_highway(const TileBatch& batch, const Rule& rule) {
+  dispatched_target().step(batch, rule);
+}
+
+std::string highway_target_name() { return hwy::TargetName(dispatched_target().target); }
 
 std::vector<std::string> highway_targets_supported() {
   std::vector<std::string> names;
