@@ -47,11 +47,11 @@ uint64_t GridStepper::step(sparse::SparseGrid& grid, const Rule& rule, uint64_t 
     return TorusBlocks::choose_depth(grid.map().tiles_x(), generations - done, cache_bytes_,
                                      shared_cache_bytes_ / static_cast<size_t>(workers_.threads()));
   };
-  // Generations while the active tiles are at least `fewest`, on `crew`,
-  // until a block would do better.
+  // Generations while the active tiles are at least `fewest`, on `crew`
+  // where the judge finds that faster, until a block would do better.
   const auto run = [&](cpu::WorkerCrew* crew, size_t fewest) {
     while (done < generations && grid.active().size() >= fewest && block_depth() < 2) {
-      last_stepped = step_generation(grid, rule, crew);
+      last_stepped = step_judged(grid, rule, *crew);
       ++done;
     }
   };
@@ -71,7 +71,7 @@ uint64_t GridStepper::step(sparse::SparseGrid& grid, const Rule& rule, uint64_t 
     if (workers_.threads() > 1 && grid.active().size() >= kMinCrewTiles) {
       workers_.with_crew([&](cpu::WorkerCrew& crew) { run(&crew, kMinCrewTiles / 2); });
     } else {
-      last_stepped = step_generation(grid, rule, nullptr);
+      last_stepped = step_generation(grid, rule, nullptr, false);
       ++done;
     }
   }
@@ -87,15 +87,26 @@ double seconds_between(std::chrono::steady_clock::time_point from,
 
 }  // namespace
 
+size_t GridStepper::step_judged(sparse::SparseGrid& grid, const Rule& rule, cpu::WorkerCrew& crew) {
+  using Clock = std::chrono::steady_clock;
+  const bool timing = judge_.timing();
+  const Clock::time_point start = timing ? Clock::now() : Clock::time_point{};
+  const size_t tiles = step_generation(grid, rule, &crew, !judge_.share());
+  judge_.record(timing ? seconds_between(start, Clock::now()) : 0.0, tiles);
+  return tiles;
+}
+
 size_t GridStepper::step_generation(sparse::SparseGrid& grid, const Rule& rule,
-                                    cpu::WorkerCrew* crew) {
+                                    cpu::WorkerCrew* crew, bool alone) {
   using Clock = std::chrono::steady_clock;
   const Clock::time_point start = timed_ ? Clock::now() : Clock::time_point{};
   refuse_births_beyond_edge(grid, rule);
   const size_t count = grid.active().size();
   const auto body = [&](size_t begin, size_t end) { step_range(grid, rule, begin, end); };
   const bool spinning = crew != nullptr && crew->spinning();
-  if (spinning && count >= kMinCrewTiles) {
+  if (alone) {
+    step_range(grid, rule, 0, count);
+  } else if (spinning && count >= kMinCrewTiles) {
     crew->parallel_for(count, kChunkTiles, body);
   } else if (!spinning && count >= kMinParallelTiles) {
     workers_.parallel_for(count, body);

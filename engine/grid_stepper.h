@@ -7,6 +7,7 @@
 
 #include "cpu/simd/parallel_step.h"
 #include "engine/core/rule.h"
+#include "engine/crew_judge.h"
 #include "engine/torus_blocks.h"
 #include "sparse/sparse_grid.h"
 
@@ -47,15 +48,19 @@ class GridStepper {
 
  private:
   // One generation of every tile in grid.active(), its pass on `crew`
-  // (null: on the calling thread, or on woken workers for large passes);
-  // returns how many.
-  size_t step_generation(sparse::SparseGrid& grid, const Rule& rule, cpu::WorkerCrew* crew);
+  // (null: on the calling thread, or on woken workers for large passes),
+  // or on the calling thread alone; returns how many.
+  size_t step_generation(sparse::SparseGrid& grid, const Rule& rule, cpu::WorkerCrew* crew,
+                         bool alone);
+  // step_generation() on `crew` or alone, as judge_ finds faster.
+  size_t step_judged(sparse::SparseGrid& grid, const Rule& rule, cpu::WorkerCrew& crew);
   void refuse_births_beyond_edge(sparse::SparseGrid& grid, const Rule& rule) const;
   void step_range(sparse::SparseGrid& grid, const Rule& rule, size_t begin, size_t end) const;
   // `depth` generations of a busy torus in one sweep; returns its tiles.
   size_t step_block(sparse::SparseGrid& grid, const Rule& rule, uint64_t depth);
 
   cpu::ParallelTileStepper workers_;
+  CrewJudge judge_;
   TorusBlocks blocks_;
   size_t cache_bytes_;         // a core's own cache, for the blocks' depth
   size_t shared_cache_bytes_;  // the cores' shared cache, where rows are wider
