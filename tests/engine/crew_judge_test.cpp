@@ -10,16 +10,16 @@ namespace gol {
 namespace {
 
 // Runs one cycle of the judge from its start (its trials, then the rest of
-// the cycle they chose), each generation of `tiles` tiles taking
-// shared_seconds or alone_seconds as it is shared or not; returns whether
-// each generation was shared.
+// the cycle they chose), each generation taking shared_seconds for
+// shared_tiles or alone_seconds for alone_tiles as it is shared or not;
+// returns whether each generation was shared.
 std::vector<bool> run_cycle(CrewJudge& judge, double shared_seconds, double alone_seconds,
-                            size_t tiles = 100) {
+                            size_t shared_tiles = 100, size_t alone_tiles = 100) {
   std::vector<bool> shared;
   for (uint64_t i = 0; i < 2 * CrewJudge::kTrial || i < judge.cycle(); ++i) {
     const bool share = judge.share();
     shared.push_back(share);
-    judge.record(share ? shared_seconds : alone_seconds, tiles);
+    judge.record(share ? shared_seconds : alone_seconds, share ? shared_tiles : alone_tiles);
   }
   return shared;
 }
@@ -55,13 +55,7 @@ TEST(CrewJudge, EachCycleTimesBothWaysThenStepsTheRestTheFasterWay) {
 TEST(CrewJudge, ComparesTimeATileNotTimeAGeneration) {
   CrewJudge judge;
   // Shared generations take longer, but hold more tiles each.
-  std::vector<bool> shared;
-  for (uint64_t i = 0; i < judge.cycle(); ++i) {
-    const bool share = judge.share();
-    shared.push_back(share);
-    judge.record(share ? 3e-6 : 2e-6, share ? 300 : 100);
-  }
-  EXPECT_TRUE(rest_shared(shared));
+  EXPECT_TRUE(rest_shared(run_cycle(judge, 3e-6, 2e-6, 300, 100)));
 }
 
 TEST(CrewJudge, AloneMustWinClearlyAndTrialsWithoutTilesChangeNothing) {
@@ -69,7 +63,8 @@ TEST(CrewJudge, AloneMustWinClearlyAndTrialsWithoutTilesChangeNothing) {
   EXPECT_TRUE(rest_shared(run_cycle(judge, 1e-6, 1e-6)));
   EXPECT_TRUE(rest_shared(run_cycle(judge, 1.05e-6, 1e-6)));
   EXPECT_FALSE(rest_shared(run_cycle(judge, 2e-6, 1e-6)));
-  EXPECT_FALSE(rest_shared(run_cycle(judge, 1e-6, 9e-6, 0))) << "no tiles: the last choice stands";
+  EXPECT_FALSE(rest_shared(run_cycle(judge, 1e-6, 9e-6, 0, 0)))
+      << "no tiles: the last choice stands";
 }
 
 TEST(CrewJudge, ClearWinsForSharingLengthenTheCycleAndCloseOnesResetIt) {
