@@ -348,15 +348,6 @@ int32_t SparseGrid::create_awake(TileCoord coord) {
     beyond_edge_.push_back(coord);  // beyond the plane's range
     return created;
   }
-  // Written although a fresh slot is zero already: a page's first touch is
-  // then a write, which maps it a page of its own. Were it a read (a
-  // neighbour's step reading this tile before it is stepped), the shared
-  // zero page would be mapped, and the kernel's first store into it would
-  // fault again and flush every thread's TLB (an interrupt to each core:
-  // about 4% of the spacefiller's time on two threads). Loading needs none
-  // of this: it writes both generations of the tiles it places.
-  map_.tile(0, created) = Tile{};
-  map_.tile(1, created) = Tile{};
   fit_slot_arrays();
   wake(created);
   owners_[created] = TileOwner::kCpu;

@@ -23,11 +23,16 @@ bool within_plane_range(TileCoord coord) {
 
 // Slabs come straight from mmap, not the heap: glibc serves blocks of this
 // size from its heap once any mmapped block was freed (its mmap threshold
-// rises), and a hole in the heap is rarely returned to the system.
+// rises), and a hole in the heap is rarely returned to the system. Their
+// pages are populated by the one call, which costs less than a fault for
+// each page as slots are first used (the spacefiller, one thread: 1.25 ->
+// 1.15 s, bench/RESULTS.md), and means no page is first touched by a read:
+// that would map the shared zero page, and the kernel's first store into
+// it would fault again and flush every thread's TLB.
 template <class Slab>
 Slab* map_slab() {
-  void* memory =
-      mmap(nullptr, sizeof(Slab), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  void* memory = mmap(nullptr, sizeof(Slab), PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
   if (memory == MAP_FAILED) throw std::bad_alloc();
   return static_cast<Slab*>(memory);
 }

@@ -126,9 +126,10 @@ class TileMap {
 
  private:
   // One slab: the slots' both generations and all their metadata, so a slab
-  // is mapped and released as one block. All-zero bytes are a valid empty
-  // slab (every field is a plain integer), which is what a fresh anonymous
-  // mapping holds: a slab costs memory only as its slots are first used.
+  // is mapped (its pages populated at once) and released as one block.
+  // All-zero bytes are a valid empty slab (every field is a plain integer),
+  // which is what a fresh anonymous mapping holds, so a fresh slot needs no
+  // clearing; a reused one is cleared when it is allocated.
   struct Slab {
     Tile tiles[2][kSlabSlots];
     Summary summaries[2][kSlabSlots];
