@@ -14,7 +14,17 @@ struct MachineInfo {
   // The 1, 5 and 15 minute load averages when the bench started, from
   // /proc/loadavg ("" if unreadable): on a shared machine, how busy it was.
   std::string load_average;
+  // Nanoseconds for a cache line to go to another core and back (the
+  // median of a few batches of hand-offs between two threads), or 0 where
+  // there is one hardware thread or the hand-offs stalled. Threads sharing
+  // a generation pay it at every barrier and for every line one writes and
+  // another reads: about 100-200 ns on one socket of bare metal, and what
+  // makes sharing generations pay little or nothing where it is more.
+  double core_round_trip_ns = 0;
 };
+
+// The round trip above, measured now (a few milliseconds where it works).
+double core_round_trip_ns();
 
 // `threads`: the --threads value (0 means every hardware thread).
 MachineInfo current_machine(int threads);

@@ -352,7 +352,11 @@ void write_table(std::ostream& out, const BenchReport& report) {
   out << "gol bench  " << m.date_utc << "\n"
       << "machine: " << m.cpu_model << ", " << m.hardware_threads << " hardware threads; "
       << m.threads_used << " threads used"
-      << (m.load_average.empty() ? std::string() : "; load average " + m.load_average) << "\n"
+      << (m.load_average.empty() ? std::string() : "; load average " + m.load_average)
+      << (m.core_round_trip_ns > 0 ? "; core-to-core round trip " +
+                                         std::to_string(std::lround(m.core_round_trip_ns)) + " ns"
+                                   : std::string())
+      << "\n"
       << "command: " << report.command_line << "\n"
       << "median of " << report.repeats << " timed run" << (report.repeats == 1 ? "" : "s")
       << (report.warmup ? " after " + std::to_string(report.warmup) + " warm-up" : std::string())
@@ -399,7 +403,8 @@ void write_json(std::ostream& out, const BenchReport& report) {
   out << "{\n  \"machine\": {\"cpu\": " << json_string(m.cpu_model)
       << ", \"hardware_threads\": " << m.hardware_threads
       << ", \"threads_used\": " << m.threads_used
-      << ", \"load_average\": " << json_string(m.load_average) << "},\n"
+      << ", \"load_average\": " << json_string(m.load_average)
+      << ", \"core_round_trip_ns\": " << std::lround(m.core_round_trip_ns) << "},\n"
       << "  \"date\": " << json_string(m.date_utc) << ",\n"
       << "  \"command\": " << json_string(report.command_line) << ",\n"
       << "  \"repeats\": " << report.repeats << ",\n"

@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <sstream>
+#include <thread>
 
+#include "bench/machine_info.h"
 #include "tests/bench/json_reader.h"
 
 namespace gol::bench {
@@ -39,8 +41,8 @@ RunResult row(std::string workload, std::string backend, double seconds,
 
 BenchReport sample_report() {
   BenchReport report;
-  report.machine = {"Test CPU \"quoted\", with comma", 2, 2, "2026-11-23T03:00:00Z",
-                    "1.50 0.80 0.40"};
+  report.machine = {
+      "Test CPU \"quoted\", with comma", 2, 2, "2026-11-23T03:00:00Z", "1.50 0.80 0.40", 456.7};
   report.command_line = "gol bench --quick";
   report.repeats = 3;
   report.results = {
@@ -145,6 +147,7 @@ TEST(Report, JsonParsesWithTheDocumentedKeys) {
   EXPECT_EQ(json["machine"]["cpu"].string(), "Test CPU \"quoted\", with comma");
   EXPECT_EQ(json["machine"]["threads_used"].number(), 2);
   EXPECT_EQ(json["machine"]["load_average"].string(), "1.50 0.80 0.40");
+  EXPECT_EQ(json["machine"]["core_round_trip_ns"].number(), 457);
   EXPECT_EQ(json["date"].string(), "2026-11-23T03:00:00Z");
   EXPECT_EQ(json["repeats"].number(), 3);
   ASSERT_EQ(json["results"].array().size(), report.results.size());
@@ -250,6 +253,28 @@ TEST(SiFormat, ThreeSignificantDigits) {
   EXPECT_EQ(si_format(999), "999");
   EXPECT_EQ(si_format(999.7), "1.00 k");
   EXPECT_EQ(si_format(0), "0");
+}
+
+TEST(Report, TableHeaderNamesTheCoreRoundTripWhereMeasured) {
+  BenchReport report = sample_report();
+  std::ostringstream measured;
+  write_table(measured, report);
+  EXPECT_NE(measured.str().find("; core-to-core round trip 457 ns\n"), std::string::npos)
+      << measured.str();
+  report.machine.core_round_trip_ns = 0;
+  std::ostringstream unmeasured;
+  write_table(unmeasured, report);
+  EXPECT_EQ(unmeasured.str().find("round trip"), std::string::npos) << unmeasured.str();
+}
+
+TEST(MachineInfo, CoreRoundTripIsMeasuredWhereThereAreTwoCores) {
+  if (std::thread::hardware_concurrency() < 2) GTEST_SKIP() << "one hardware thread";
+  const double round_trip = core_round_trip_ns();
+  // 0 means the hand-offs stalled (a busy machine); a measurement is a
+  // positive time well under the 200 ms deadline per hand-off.
+  EXPECT_GE(round_trip, 0.0);
+  EXPECT_LT(round_trip, 1e8);
+  EXPECT_EQ(current_machine(1).core_round_trip_ns, 0.0);
 }
 
 }  // namespace
