@@ -61,6 +61,14 @@ uint64_t GridStepper::step(sparse::SparseGrid& grid, const Rule& rule, uint64_t 
       grid.advance_asleep(generations - done);
       return 0;
     }
+    if (const size_t strips = strip_count(grid, generations - done); strips >= 2) {
+      if (const uint64_t stepped =
+              step_strips(grid, rule, generations - done, strips, last_stepped);
+          stepped != 0) {
+        done += stepped;
+        continue;
+      }
+    }
     if (const uint64_t depth = block_depth(); depth >= 2) {
       last_stepped = step_block(grid, rule, depth);
       done += depth;

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <vector>
 
 #include "cpu/simd/parallel_step.h"
 #include "engine/core/rule.h"
@@ -43,6 +45,14 @@ class GridStepper {
   // TorusBlocks::choose_depth makes from this machine's caches: 1 never
   // blocks, 0 chooses again.
   void set_block_depth(uint64_t depth) { block_depth_ = depth; }
+  // Whether a plane world of CPU tiles may be cut into strips, each
+  // stepped alone by a thread of its own for dozens of generations between
+  // exchanges of the columns beside the cuts (off by default). Cutting and
+  // merging renumber the tiles' slots, which a caller holding slots across
+  // step() calls (the hybrid) must not allow.
+  void allow_strips(bool on) { strips_allowed_ = on; }
+  // Segments stepped in strips since construction.
+  uint64_t strip_segments() const { return strip_segments_; }
   int threads() const { return workers_.threads(); }
   cpu::SimdLibrary library() const { return workers_.library(); }
 
@@ -58,13 +68,36 @@ class GridStepper {
   void step_range(sparse::SparseGrid& grid, const Rule& rule, size_t begin, size_t end) const;
   // `depth` generations of a busy torus in one sweep; returns its tiles.
   size_t step_block(sparse::SparseGrid& grid, const Rule& rule, uint64_t depth);
+  // Strips (sparse::SparseGrid::keep_columns): how many a plane world is
+  // cut into for its next `generations`, or 0 to step it whole.
+  size_t strip_count(const sparse::SparseGrid& grid, uint64_t generations) const;
+  // One segment of at most `generations` in strips, each stepped alone by
+  // a thread of its own between exchanges of ghost columns, and merged
+  // back into `grid`; returns the generations done (0: not cut after all)
+  // and sets `last_stepped`.
+  uint64_t step_strips(sparse::SparseGrid& grid, const Rule& rule, uint64_t generations,
+                       size_t strips, uint64_t& last_stepped);
+  // What one strip's thread counts while stepping it.
+  struct StripTally {
+    uint64_t tiles = 0;
+    uint64_t cells = 0;
+    uint64_t last = 0;
+  };
+  void step_strip_alone(sparse::SparseGrid& strip, const Rule& rule, uint64_t generations,
+                        StripTally& tally) const;
 
   cpu::ParallelTileStepper workers_;
+  // Grids for strips, kept (empty) from one segment to the next: during a
+  // segment the first strip is the world's own grid, whose emptied former
+  // self waits in strip_grids_[0] to take the merge.
+  std::vector<std::unique_ptr<sparse::SparseGrid>> strip_grids_;
   CrewJudge judge_;
   TorusBlocks blocks_;
   size_t cache_bytes_;         // a core's own cache, for the blocks' depth
   size_t shared_cache_bytes_;  // the cores' shared cache, where rows are wider
   uint64_t block_depth_ = 0;   // see set_block_depth()
+  bool strips_allowed_ = false;
+  uint64_t strip_segments_ = 0;
   uint64_t tiles_stepped_ = 0;
   uint64_t cells_computed_ = 0;
   bool timed_ = false;

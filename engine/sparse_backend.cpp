@@ -14,6 +14,8 @@ class SparseBackend final : public Backend {
   SparseBackend(const BackendOptions& options, cpu::SimdLibrary library)
       : stepper_(options.threads, library) {
     stats_.threads = stepper_.threads();
+    // The grid is all this backend holds: no slot outlives a step() call.
+    stepper_.allow_strips(true);
   }
 
   std::string name() const override {

@@ -125,6 +125,10 @@ void SparseGrid::finish_load(bool keep_all_active) {
   from_self_.assign(map_.slot_count(), 0);
   owners_.assign(map_.slot_count(), TileOwner::kCpu);
   tiles_not_cpu_ = 0;
+  strip_first_ = -kNoColumnLimit;
+  strip_last_ = kNoColumnLimit - 1;
+  edge_slots_.clear();
+  edge_slots_dirty_ = false;
   outcomes_.assign(active_.size(), Outcome{});
   choose_next_plan();
 }
@@ -286,6 +290,7 @@ inline void SparseGrid::commit_one(size_t index, const TileChange& change) {
   outcome.maybe_free = live_columns == 0 && empty_before && !map_.is_torus();
   outcome.woke = 0;
   if (change.changed_columns == 0) return;
+  map_.changed_in(slot) = generation_ + 1;
 
   // What changed between generations t-1 and t+1 is what the next step
   // (t+2 from t+1, written over t) must look at: the changed bands and the
@@ -343,6 +348,9 @@ void SparseGrid::fit_slot_arrays() {
 }
 
 int32_t SparseGrid::create_awake(TileCoord coord) {
+  // A strip makes nothing beyond its ghost columns: those tiles are another
+  // strip's, and what this one would compute there is wrong anyway.
+  if (coord.tx < strip_first_ - 2 || coord.tx > strip_last_ + 2) return TileMap::kAbsent;
   const int32_t created = map_.create(coord);
   if (created == TileMap::kAbsent) {
     beyond_edge_.push_back(coord);  // beyond the plane's range
@@ -351,7 +359,108 @@ int32_t SparseGrid::create_awake(TileCoord coord) {
   fit_slot_arrays();
   wake(created);
   owners_[created] = TileOwner::kCpu;
+  map_.changed_in(created) = generation_ + 1;
+  if (in_strip_edge(coord.tx)) {
+    edge_slots_.push_back(created);
+    set_owner(created, strip_owner(coord.tx));
+  }
   return created;
+}
+
+void SparseGrid::keep_columns(int64_t first, int64_t last) {
+  GOL_CHECK(!map_.is_torus() && first < last);
+  strip_first_ = first;
+  strip_last_ = last;
+  edge_slots_.clear();
+  edge_slots_dirty_ = false;
+  std::vector<int32_t> beyond;
+  for (int32_t slot : map_.held()) {
+    const int64_t tx = map_.coord(slot).tx;
+    if (tx < first - 2 || tx > last + 2) {
+      beyond.push_back(slot);
+    } else if (in_strip_edge(tx)) {
+      edge_slots_.push_back(slot);
+      set_owner(slot, strip_owner(tx));
+    }
+  }
+  for (int32_t slot : beyond) {
+    set_owner(slot, TileOwner::kCpu);
+    map_.free(slot);
+    take_wake(slot);
+  }
+  // The active list may name the freed tiles; replan() relists the rest.
+  size_t kept = 0;
+  for (size_t i = 0; i < active_.size(); ++i) {
+    if (!map_.in_use(active_[i])) continue;
+    active_[kept] = active_[i];
+    active_bands_[kept++] = active_bands_[i];
+  }
+  active_.resize(kept);
+  active_bands_.resize(kept);
+  map_.release_empty_slabs();
+  replan();
+}
+
+void SparseGrid::open_columns() {
+  strip_first_ = -kNoColumnLimit;
+  strip_last_ = kNoColumnLimit - 1;
+  edge_slots_.clear();
+  for (int32_t slot : map_.held()) set_owner(slot, TileOwner::kCpu);
+  replan();
+}
+
+void SparseGrid::start_empty_plane(uint64_t generation) {
+  load(CellSet{}, Topology::plane(), false);
+  generation_ = generation;
+}
+
+void SparseGrid::drain(const TileMover& visit) {
+  GOL_CHECK(!map_.is_torus());
+  const int parity = current_parity();
+  // The bands each active tile steps next, by slot (from_self_ is free:
+  // planning took every wake record).
+  for (size_t i = 0; i < active_.size(); ++i) from_self_[active_[i]] = active_bands_[i];
+  for (size_t slot = map_.slot_count(); slot-- > 1;) {
+    const auto at = static_cast<int32_t>(slot);
+    if (map_.in_use(at)) {
+      visit(map_.coord(at), map_.tile(parity, at), map_.tile(parity ^ 1, at), owners_[slot],
+            from_self_[slot]);
+      map_.free(at);
+    }
+    if (slot % TileMap::kSlabSlots == 0) map_.release_empty_slabs();
+  }
+  start_empty_plane(generation_);
+}
+
+void SparseGrid::place_tile(TileCoord coord, const Tile& current, const Tile& previous,
+                            BandMask bands) {
+  int32_t slot = map_.find(coord);
+  if (slot == TileMap::kAbsent) slot = create_awake(coord);
+  if (slot == TileMap::kAbsent) return;  // beyond this strip
+  const int parity = current_parity();
+  map_.tile(parity, slot) = current;
+  map_.tile(parity ^ 1, slot) = previous;
+  map_.summary(parity, slot) = summarise(current);
+  map_.summary(parity ^ 1, slot) = summarise(previous);
+  from_self_[slot] = bands;
+}
+
+std::vector<int32_t> SparseGrid::edge_column(int64_t tx) const {
+  // Tidied after frees: slots freed or reused elsewhere since, and repeats
+  // (a slot freed and made again in the same column), go.
+  if (edge_slots_dirty_) {
+    std::sort(edge_slots_.begin(), edge_slots_.end());
+    edge_slots_.erase(std::unique(edge_slots_.begin(), edge_slots_.end()), edge_slots_.end());
+    std::erase_if(edge_slots_, [&](int32_t slot) {
+      return !map_.in_use(slot) || !in_strip_edge(map_.coord(slot).tx);
+    });
+    edge_slots_dirty_ = false;
+  }
+  std::vector<int32_t> column;
+  for (int32_t slot : edge_slots_) {
+    if (map_.coord(slot).tx == tx) column.push_back(slot);
+  }
+  return column;
 }
 
 void SparseGrid::create_neighbours(int32_t slot, uint8_t directions) {
@@ -481,6 +590,7 @@ void SparseGrid::finish_generation() {
       if (outcomes_[i].maybe_free && owners_[slot] == TileOwner::kCpu && !shows_live_border(slot)) {
         map_.free(slot);
         take_wake(slot);
+        edge_slots_dirty_ = true;
       }
     }
   }

@@ -164,6 +164,50 @@ class SparseGrid {
   // awake, so only they are looked at (replan() scans every slot).
   void replan_near(std::span<const int32_t> imported);
 
+  // Strips (GridStepper's): the plane cut along tile columns into strips,
+  // each a grid stepped by its own thread for an epoch of up to
+  // kMaxStripEpoch generations between exchanges. A strip owns columns
+  // [first, last] and, beside each end, holds the next column as ghosts
+  // (stepped, never freed) and the one after as frozen copies (TileOwner::
+  // kGpu: never stepped, standing still as the hybrid's GPU tiles do), and
+  // makes no tile beyond. Ghost and frozen columns exact at an epoch's
+  // start keep the owned columns exact for 63 generations: what differs
+  // from the true world (the frozen tiles standing still, nothing beyond)
+  // travels a cell a generation and crosses the ghost's 64 columns only
+  // after that. The frozen column keeps still and period-2 neighbours from
+  // eroding the ghosts, which would then never sleep.
+  static constexpr uint64_t kMaxStripEpoch = 63;
+  static constexpr int64_t kNoColumnLimit = kMaxTileCoordinate;
+  // Makes a plane grid the strip of columns [first, last] (-kNoColumnLimit
+  // or kNoColumnLimit - 1 for no end; at least two columns): tiles beyond
+  // the frozen columns are freed, the ghost and frozen columns' tiles take
+  // those roles, and the rest are owned. Replans.
+  void keep_columns(int64_t first, int64_t last);
+  // Ends strips: every tile is owned again and may be made anywhere.
+  // Replans.
+  void open_columns();
+  // Empties the grid and makes it a plane at `generation`, to be filled by
+  // ensure_tile() and import_tile().
+  void start_empty_plane(uint64_t generation);
+  // Hands every tile to visit(coord, current, previous, owner, bands), the
+  // highest slot first (`bands`: those it steps next, 0 asleep), freeing
+  // each and returning each slab to the system as it empties, so that tiles
+  // visit() moves elsewhere are never all held twice; then empties the grid
+  // as start_empty_plane() does. Call between generations, after planning.
+  using TileMover = std::function<void(TileCoord, const Tile&, const Tile&, TileOwner, BandMask)>;
+  void drain(const TileMover& visit);
+  // Puts in a tile drained from another grid at the same generation, as it
+  // was there: both generations, stepping `bands` next (asleep if none).
+  // Unlike import_tile(), it wakes nothing else and makes no neighbour: a
+  // world moved whole brings its own. Replan once all are in.
+  void place_tile(TileCoord coord, const Tile& current, const Tile& previous, BandMask bands);
+  // The held tiles of column `tx`, one of the two columns at either end of
+  // the strip or beyond it (others are not kept track of).
+  std::vector<int32_t> edge_column(int64_t tx) const;
+  // The generation (counted from 1) in which `slot` last changed (differed
+  // from two generations before) or was made; 0 if never since load().
+  uint64_t changed_in(int32_t slot) const { return map_.changed_in(slot); }
+
   // Every tile as held here: GPU tiles as of their last import.
   uint64_t population() const;
   CellSet cells() const;
@@ -176,6 +220,8 @@ class SparseGrid {
   uint64_t cpu_population() const;
   CellSet cpu_cells() const;
   size_t tile_count() const { return map_.size(); }
+  // Whether every tile is the CPU's (no GPU tiles or ghosts).
+  bool all_cpu() const { return tiles_not_cpu_ == 0; }
   const TileMap& map() const { return map_; }
 
  private:
@@ -222,6 +268,17 @@ class SparseGrid {
   static void check_load_memory(const CellSet& cells, const Topology& topology);
   void fit_slot_arrays();
   int32_t create_awake(TileCoord coord);
+  // Of a strip's columns: the two at each end of those it owns and the two
+  // beyond each (ghost, then frozen).
+  bool in_strip_edge(int64_t tx) const {
+    return (tx >= strip_first_ - 2 && tx <= strip_first_ + 1) ||
+           (tx >= strip_last_ - 1 && tx <= strip_last_ + 2);
+  }
+  TileOwner strip_owner(int64_t tx) const {
+    if (tx == strip_first_ - 1 || tx == strip_last_ + 1) return TileOwner::kGhost;
+    if (tx == strip_first_ - 2 || tx == strip_last_ + 2) return TileOwner::kGpu;
+    return TileOwner::kCpu;
+  }
   template <typename Visit>
   void for_each_nonempty(bool cpu_only, Visit visit) const;
   void load_torus(const CellSet& cells, const Topology& topology);
@@ -247,6 +304,12 @@ class SparseGrid {
   size_t tiles_not_cpu_ = 0;            // slots whose owner is not kCpu
   std::vector<int32_t> torus_slots_;    // see torus_slots()
   std::vector<TileCoord> beyond_edge_;  // see beyond_edge()
+  // The strip's owned columns (see keep_columns()), and the slots made in
+  // its edge columns since (some since freed or reused, when dirty).
+  int64_t strip_first_ = -kNoColumnLimit;
+  int64_t strip_last_ = kNoColumnLimit - 1;
+  mutable std::vector<int32_t> edge_slots_;
+  mutable bool edge_slots_dirty_ = false;
 };
 
 }  // namespace gol::sparse

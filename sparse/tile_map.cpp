@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <bit>
 #include <new>
+#include <utility>
 
 #include "engine/core/error.h"
 #include "engine/core/memory_budget.h"
@@ -51,6 +52,29 @@ uint8_t border_occupancy(const Tile& tile) {
 }
 
 TileMap::~TileMap() { release_all(); }
+
+TileMap::TileMap(TileMap&& other) noexcept { *this = std::move(other); }
+
+TileMap& TileMap::operator=(TileMap&& other) noexcept {
+  if (this == &other) return *this;
+  release_all();
+  torus_ = other.torus_;
+  tiles_x_ = other.tiles_x_;
+  tiles_y_ = other.tiles_y_;
+  slabs_ = std::move(other.slabs_);
+  open_slabs_ = std::move(other.open_slabs_);
+  slabs_mapped_ = other.slabs_mapped_;
+  empty_slabs_ = other.empty_slabs_;
+  held_ = std::move(other.held_);
+  index_ = std::move(other.index_);
+  other.slabs_.clear();
+  other.open_slabs_.clear();
+  other.slabs_mapped_ = 0;
+  other.empty_slabs_ = 0;
+  other.held_.clear();
+  other.index_.clear();
+  return *this;
+}
 
 void TileMap::release_all() {
   for (Slab* slab : slabs_) {

@@ -74,6 +74,9 @@ class TileMap {
   ~TileMap();
   TileMap(const TileMap&) = delete;
   TileMap& operator=(const TileMap&) = delete;
+  // Moving hands the slabs over; a map moved into gives its own back.
+  TileMap(TileMap&& other) noexcept;
+  TileMap& operator=(TileMap&& other) noexcept;
 
   // An empty plane.
   void reset_plane();
@@ -111,6 +114,9 @@ class TileMap {
   // Bit d set: no tile in direction d (neighbours(slot)[d] is kEmptySlot).
   uint8_t absent_neighbours(int32_t slot) const { return slab(slot).absent[local(slot)]; }
   TileCoord coord(int32_t slot) const { return slab(slot).coords[local(slot)]; }
+  // A generation stamp the grid keeps for the slot (SparseGrid::changed_in).
+  uint64_t& changed_in(int32_t slot) { return slab(slot).changed_in[local(slot)]; }
+  uint64_t changed_in(int32_t slot) const { return slab(slot).changed_in[local(slot)]; }
   bool in_use(int32_t slot) const;
 
   // One past the highest slot any tile may hold: the range of slot-indexed
@@ -136,6 +142,7 @@ class TileMap {
     std::array<int32_t, kDirections> neighbours[kSlabSlots];
     uint8_t absent[kSlabSlots];  // absent_neighbours()
     TileCoord coords[kSlabSlots];
+    uint64_t changed_in[kSlabSlots];
     int32_t held_position[kSlabSlots];  // index in held_ while in use
     uint8_t in_use[kSlabSlots];
     uint8_t free_stack[kSlabSlots];  // local indices of freed slots, reused first
