@@ -12,7 +12,7 @@ namespace {
 
 // A strip steps at least this many active tiles: below that an epoch's
 // exchange and the threads' start cost more than a share of the work saves.
-constexpr size_t kMinStripTiles = 16;
+constexpr size_t kMinStripTiles = 24;
 // Tiles this close to the plane's edge keep a world whole: a strip does not
 // refuse a birth beyond the edge as GridStepper::step does.
 constexpr int64_t kStripEdgeMargin = int64_t{1} << 40;
