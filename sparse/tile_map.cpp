@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstring>
+#include <mutex>
 #include <new>
 #include <utility>
 
@@ -30,16 +32,54 @@ bool within_plane_range(TileCoord coord) {
 // 1.15 s, bench/RESULTS.md), and means no page is first touched by a read:
 // that would map the shared zero page, and the kernel's first store into
 // it would fault again and flush every thread's TLB.
+//
+// A few released slabs are kept for the next map (cleared, which costs a
+// fraction of unmapping one and populating another): moving a world
+// between grids (GridStepper's strips) releases slabs from one as it fills
+// another. Kept few, so that memory still follows the tiles held.
+constexpr size_t kKeptSlabs = 4;
+
+struct KeptSlabs {
+  std::mutex lock;
+  std::vector<void*> slabs;
+};
+
+KeptSlabs& kept_slabs() {
+  static KeptSlabs kept;
+  return kept;
+}
+
 template <class Slab>
 Slab* map_slab() {
-  void* memory = mmap(nullptr, sizeof(Slab), PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+  KeptSlabs& kept = kept_slabs();
+  void* memory = nullptr;
+  {
+    const std::lock_guard<std::mutex> hold(kept.lock);
+    if (!kept.slabs.empty()) {
+      memory = kept.slabs.back();
+      kept.slabs.pop_back();
+    }
+  }
+  if (memory != nullptr) {
+    std::memset(memory, 0, sizeof(Slab));
+    return static_cast<Slab*>(memory);
+  }
+  memory = mmap(nullptr, sizeof(Slab), PROT_READ | PROT_WRITE,
+                MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
   if (memory == MAP_FAILED) throw std::bad_alloc();
   return static_cast<Slab*>(memory);
 }
 
 template <class Slab>
 void unmap_slab(Slab* slab) {
+  KeptSlabs& kept = kept_slabs();
+  {
+    const std::lock_guard<std::mutex> hold(kept.lock);
+    if (kept.slabs.size() < kKeptSlabs) {
+      kept.slabs.push_back(slab);
+      return;
+    }
+  }
   munmap(slab, sizeof(Slab));
 }
 
