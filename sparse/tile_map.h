@@ -13,7 +13,8 @@
 // take the lowest free slot, so activity packs into the low slabs and the
 // high ones drain; release_empty_slabs() returns emptied slabs to the
 // system, keeping one empty slab mapped so a tile count hovering at a slab
-// boundary does not map and unmap on every generation.
+// boundary does not map and unmap on every generation (and the process
+// keeps up to four released slabs for the next map, see tile_map.cpp).
 #pragma once
 
 #include <array>
