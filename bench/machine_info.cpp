@@ -10,6 +10,8 @@
 #include <thread>
 #include <vector>
 
+#include "cpu/simd/parallel_step.h"
+
 namespace gol::bench {
 namespace {
 
@@ -42,12 +44,6 @@ std::string utc_now() {
   return text;
 }
 
-void pause_briefly() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#endif
-}
-
 }  // namespace
 
 double core_round_trip_ns() {
@@ -63,7 +59,7 @@ double core_round_trip_ns() {
   // Waits until `turn` holds `value`; false once stalled.
   const auto await = [&](uint64_t value) {
     for (uint32_t spins = 1; turn.load(std::memory_order_acquire) != value; ++spins) {
-      pause_briefly();
+      cpu::spin_pause();
       if (spins % 1024 == 0 && (stalled.load(std::memory_order_relaxed) ||
                                 std::chrono::steady_clock::now() > deadline)) {
         stalled.store(true, std::memory_order_relaxed);

@@ -121,8 +121,7 @@ size_t GridStepper::step_generation(sparse::SparseGrid& grid, const Rule& rule,
   } else {
     step_range(grid, rule, 0, count);
   }
-  uint64_t bands = 0;
-  for (BandMask mask : grid.active_bands()) bands += static_cast<uint64_t>(band_count(mask));
+  const uint64_t cells = cells_to_step(grid);
   const Clock::time_point stepped = timed_ ? Clock::now() : Clock::time_point{};
   grid.finish_generation();
   if (timed_) {
@@ -131,8 +130,14 @@ size_t GridStepper::step_generation(sparse::SparseGrid& grid, const Rule& rule,
     finishing_seconds_ += seconds_between(stepped, finished);
   }
   tiles_stepped_ += count;
-  cells_computed_ += bands * kBandRows * kTileSize;
+  cells_computed_ += cells;
   return count;
+}
+
+uint64_t GridStepper::cells_to_step(const sparse::SparseGrid& grid) {
+  uint64_t bands = 0;
+  for (BandMask mask : grid.active_bands()) bands += static_cast<uint64_t>(band_count(mask));
+  return bands * kBandRows * kTileSize;
 }
 
 size_t GridStepper::step_block(sparse::SparseGrid& grid, const Rule& rule, uint64_t depth) {

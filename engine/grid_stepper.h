@@ -65,10 +65,13 @@ class GridStepper {
   // step_generation() on `crew` or alone, as judge_ finds faster.
   size_t step_judged(sparse::SparseGrid& grid, const Rule& rule, cpu::WorkerCrew& crew);
   void refuse_births_beyond_edge(sparse::SparseGrid& grid, const Rule& rule) const;
+  // The cells the next generation's step of `grid` evaluates: its active
+  // tiles' bands.
+  static uint64_t cells_to_step(const sparse::SparseGrid& grid);
   void step_range(sparse::SparseGrid& grid, const Rule& rule, size_t begin, size_t end) const;
   // `depth` generations of a busy torus in one sweep; returns its tiles.
   size_t step_block(sparse::SparseGrid& grid, const Rule& rule, uint64_t depth);
-  // Strips (sparse::SparseGrid::keep_columns): how many a plane world is
+  // Strips (sparse::SparseGrid::kMaxStripEpoch): how many a plane world is
   // cut into for its next `generations`, or 0 to step it whole.
   size_t strip_count(const sparse::SparseGrid& grid, uint64_t generations) const;
   // One segment of at most `generations` in strips, each stepped alone by

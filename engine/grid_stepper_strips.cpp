@@ -1,6 +1,6 @@
 // GridStepper's strips: a plane world cut along tile columns, each strip a
 // grid of its own stepped alone by one thread for an epoch, the columns
-// beside the cuts exchanged between epochs (see SparseGrid::keep_columns).
+// beside the cuts exchanged between epochs (see SparseGrid::kMaxStripEpoch).
 #include <algorithm>
 #include <memory>
 #include <vector>
@@ -125,8 +125,7 @@ uint64_t GridStepper::step_strips(sparse::SparseGrid& grid, const Rule& rule, ui
   // Moving, not copying, keeps the peak near one world's worth of tiles.
   const uint64_t generation = grid.generation();
   for (size_t k = 0; k < count; ++k) {
-    strip_grids_[k]->start_empty_plane(generation);
-    strip_grids_[k]->keep_columns(first_column(k), last_column(k));
+    strip_grids_[k]->start_empty_plane(generation, first_column(k), last_column(k));
   }
   grid.drain([&](TileCoord coord, const Tile& current, const Tile& previous, sparse::TileOwner,
                  BandMask bands) {
@@ -189,12 +188,10 @@ void GridStepper::step_strip_alone(sparse::SparseGrid& strip, const Rule& rule,
       return;
     }
     const size_t count = strip.active().size();
-    uint64_t bands = 0;
-    for (BandMask mask : strip.active_bands()) bands += static_cast<uint64_t>(band_count(mask));
+    tally.cells += cells_to_step(strip);
     step_range(strip, rule, 0, count);
     strip.finish_generation();
     tally.tiles += count;
-    tally.cells += bands * kBandRows * kTileSize;
     tally.last = count;
   }
 }

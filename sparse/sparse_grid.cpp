@@ -367,51 +367,12 @@ int32_t SparseGrid::create_awake(TileCoord coord) {
   return created;
 }
 
-void SparseGrid::keep_columns(int64_t first, int64_t last) {
-  GOL_CHECK(!map_.is_torus() && first < last);
-  strip_first_ = first;
-  strip_last_ = last;
-  edge_slots_.clear();
-  edge_slots_dirty_ = false;
-  std::vector<int32_t> beyond;
-  for (int32_t slot : map_.held()) {
-    const int64_t tx = map_.coord(slot).tx;
-    if (tx < first - 2 || tx > last + 2) {
-      beyond.push_back(slot);
-    } else if (in_strip_edge(tx)) {
-      edge_slots_.push_back(slot);
-      set_owner(slot, strip_owner(tx));
-    }
-  }
-  for (int32_t slot : beyond) {
-    set_owner(slot, TileOwner::kCpu);
-    map_.free(slot);
-    take_wake(slot);
-  }
-  // The active list may name the freed tiles; replan() relists the rest.
-  size_t kept = 0;
-  for (size_t i = 0; i < active_.size(); ++i) {
-    if (!map_.in_use(active_[i])) continue;
-    active_[kept] = active_[i];
-    active_bands_[kept++] = active_bands_[i];
-  }
-  active_.resize(kept);
-  active_bands_.resize(kept);
-  map_.release_empty_slabs();
-  replan();
-}
-
-void SparseGrid::open_columns() {
-  strip_first_ = -kNoColumnLimit;
-  strip_last_ = kNoColumnLimit - 1;
-  edge_slots_.clear();
-  for (int32_t slot : map_.held()) set_owner(slot, TileOwner::kCpu);
-  replan();
-}
-
-void SparseGrid::start_empty_plane(uint64_t generation) {
+void SparseGrid::start_empty_plane(uint64_t generation, int64_t first, int64_t last) {
+  GOL_CHECK(first < last);
   load(CellSet{}, Topology::plane(), false);
   generation_ = generation;
+  strip_first_ = first;
+  strip_last_ = last;
 }
 
 void SparseGrid::drain(const TileMover& visit) {

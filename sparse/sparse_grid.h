@@ -178,17 +178,13 @@ class SparseGrid {
   // eroding the ghosts, which would then never sleep.
   static constexpr uint64_t kMaxStripEpoch = 63;
   static constexpr int64_t kNoColumnLimit = kMaxTileCoordinate;
-  // Makes a plane grid the strip of columns [first, last] (-kNoColumnLimit
-  // or kNoColumnLimit - 1 for no end; at least two columns): tiles beyond
-  // the frozen columns are freed, the ghost and frozen columns' tiles take
-  // those roles, and the rest are owned. Replans.
-  void keep_columns(int64_t first, int64_t last);
-  // Ends strips: every tile is owned again and may be made anywhere.
-  // Replans.
-  void open_columns();
-  // Empties the grid and makes it a plane at `generation`, to be filled by
-  // ensure_tile() and import_tile().
-  void start_empty_plane(uint64_t generation);
+  // Empties the grid and makes it a plane at `generation`, to be filled
+  // by place_tile(): the strip of columns [first, last] (-kNoColumnLimit or
+  // kNoColumnLimit - 1 for no end; at least two columns), or by default
+  // the whole plane. Tiles made in the ghost and frozen columns take those
+  // roles, and none is made beyond.
+  void start_empty_plane(uint64_t generation, int64_t first = -kNoColumnLimit,
+                         int64_t last = kNoColumnLimit - 1);
   // Hands every tile to visit(coord, current, previous, owner, bands), the
   // highest slot first (`bands`: those it steps next, 0 asleep), freeing
   // each and returning each slab to the system as it empties, so that tiles
@@ -304,7 +300,7 @@ class SparseGrid {
   size_t tiles_not_cpu_ = 0;            // slots whose owner is not kCpu
   std::vector<int32_t> torus_slots_;    // see torus_slots()
   std::vector<TileCoord> beyond_edge_;  // see beyond_edge()
-  // The strip's owned columns (see keep_columns()), and the slots made in
+  // The strip's owned columns (see start_empty_plane()), and the slots made in
   // its edge columns since (some since freed or reused, when dirty).
   int64_t strip_first_ = -kNoColumnLimit;
   int64_t strip_last_ = kNoColumnLimit - 1;
