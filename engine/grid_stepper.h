@@ -51,8 +51,15 @@ class GridStepper {
   // merging renumber the tiles' slots, which a caller holding slots across
   // step() calls (the hybrid) must not allow.
   void allow_strips(bool on) { strips_allowed_ = on; }
-  // Segments stepped in strips since construction.
+  // Segments stepped in strips since construction, and how often a cut
+  // moved between epochs to even out the strips' time.
   uint64_t strip_segments() const { return strip_segments_; }
+  uint64_t cut_moves() const { return cut_moves_; }
+  // The strips' balance counts work, not time, so that cuts do not follow a
+  // noisy clock and a run steps the same way each time: a strip's bands
+  // stepped, and this for each tile stepped (what a step costs beyond its
+  // bands: planning, the neighbourhood, the commit).
+  static constexpr uint64_t kTileWork = 4;
   int threads() const { return workers_.threads(); }
   cpu::SimdLibrary library() const { return workers_.library(); }
 
@@ -80,11 +87,21 @@ class GridStepper {
   // and sets `last_stepped`.
   uint64_t step_strips(sparse::SparseGrid& grid, const Rule& rule, uint64_t generations,
                        size_t strips, uint64_t& last_stepped);
+  // Between epochs, a cut may move so that the strips either side do about
+  // equal work: where they did `west_work` and `east_work` since it last
+  // moved, the column to move it to (`cut` to leave it), handing whole
+  // columns of the busier strip's active tiles to the other by what they
+  // plan to step next. Each strip keeps two columns or more.
+  static int64_t balanced_cut(const sparse::SparseGrid& west, const sparse::SparseGrid& east,
+                              int64_t cut, uint64_t west_work, uint64_t east_work);
+  // Moves the cut between two strips fresh from an exchange to `to`.
+  static void move_cut(sparse::SparseGrid& west, sparse::SparseGrid& east, int64_t cut, int64_t to);
   // What one strip's thread counts while stepping it.
   struct StripTally {
     uint64_t tiles = 0;
     uint64_t cells = 0;
     uint64_t last = 0;
+    uint64_t work = 0;  // see kTileWork
   };
   void step_strip_alone(sparse::SparseGrid& strip, const Rule& rule, uint64_t generations,
                         StripTally& tally) const;
@@ -101,6 +118,7 @@ class GridStepper {
   uint64_t block_depth_ = 0;   // see set_block_depth()
   bool strips_allowed_ = false;
   uint64_t strip_segments_ = 0;
+  uint64_t cut_moves_ = 0;
   uint64_t tiles_stepped_ = 0;
   uint64_t cells_computed_ = 0;
   bool timed_ = false;

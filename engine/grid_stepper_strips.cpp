@@ -2,7 +2,11 @@
 // grid of its own stepped alone by one thread for an epoch, the columns
 // beside the cuts exchanged between epochs (see SparseGrid::kMaxStripEpoch).
 #include <algorithm>
+#include <bit>
+#include <cmath>
+#include <map>
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 #include "engine/grid_stepper.h"
@@ -28,6 +32,10 @@ constexpr uint64_t kMinStripRun = 256;
 constexpr uint64_t kWorthCutting = 128;
 constexpr uint64_t kMinSegment = 2048;
 constexpr uint64_t kSegmentPerRatio = 2048;
+// A cut moves only where the strips beside it differ by more than this
+// share of their work, counted over this many epochs or more.
+constexpr double kImbalance = 0.05;
+constexpr int kBalanceEpochs = 1;
 
 // The first column of each strip but the first: the active tiles' columns
 // cut into `strips` near-equal shares, fewer where one column holds more
@@ -79,6 +87,59 @@ void exchange_column(sparse::SparseGrid& into, const sparse::SparseGrid& from, i
   }
 }
 
+// Makes `into`'s tiles in columns [first, last] what `from` holds there,
+// `from` holding them all as its own, ghosts or frozen copies that the
+// last exchange made exact; notes in `touched` the slots to plan near. A
+// tile `into` lacks moves in as `from` holds it, asleep or stepping the
+// bands `from` planned, since its neighbours come with it or are equal on
+// both sides.
+void copy_columns(sparse::SparseGrid& into, const sparse::SparseGrid& from, int64_t first,
+                  int64_t last, std::vector<int32_t>& touched) {
+  std::unordered_map<int32_t, BandMask> planned;
+  for (size_t i = 0; i < from.active().size(); ++i) {
+    planned.emplace(from.active()[i], from.active_bands()[i]);
+  }
+  const int parity = static_cast<int>(into.generation() & 1);
+  for (int32_t there : from.column_tiles(first, last)) {
+    const TileCoord coord = from.map().coord(there);
+    const Tile& current = from.map().tile(parity, there);
+    const Tile& previous = from.map().tile(parity ^ 1, there);
+    const int32_t slot = into.map().find(coord);
+    if (slot != sparse::TileMap::kAbsent) {
+      if (into.import_tile(slot, current, previous)) touched.push_back(slot);
+      continue;
+    }
+    const auto bands = planned.find(there);
+    into.place_tile(coord, current, previous, bands == planned.end() ? 0 : bands->second);
+    const int32_t placed = into.map().find(coord);
+    if (placed != sparse::TileMap::kAbsent) touched.push_back(placed);
+  }
+  const Tile empty{};
+  for (int32_t slot : into.column_tiles(first, last)) {
+    if (from.map().find(into.map().coord(slot)) == sparse::TileMap::kAbsent &&
+        into.import_tile(slot, empty, empty)) {
+      touched.push_back(slot);
+    }
+  }
+}
+
+// What a strip's active tiles cost to step, by column.
+std::map<int64_t, uint64_t> column_work(const sparse::SparseGrid& grid) {
+  std::map<int64_t, uint64_t> work;
+  for (size_t i = 0; i < grid.active().size(); ++i) {
+    if (grid.owner(grid.active()[i]) != sparse::TileOwner::kCpu) continue;
+    work[grid.map().coord(grid.active()[i]).tx] +=
+        GridStepper::kTileWork + static_cast<uint64_t>(std::popcount(grid.active_bands()[i]));
+  }
+  return work;
+}
+
+uint64_t total_work(const std::map<int64_t, uint64_t>& work) {
+  uint64_t total = 0;
+  for (const auto& [column, amount] : work) total += amount;
+  return total;
+}
+
 }  // namespace
 
 size_t GridStepper::strip_count(const sparse::SparseGrid& grid, uint64_t generations) const {
@@ -102,7 +163,7 @@ size_t GridStepper::strip_count(const sparse::SparseGrid& grid, uint64_t generat
 
 uint64_t GridStepper::step_strips(sparse::SparseGrid& grid, const Rule& rule, uint64_t generations,
                                   size_t strips, uint64_t& last_stepped) {
-  const std::vector<int64_t> starts = strip_starts(grid, strips);
+  std::vector<int64_t> starts = strip_starts(grid, strips);
   if (starts.empty()) return 0;
   const size_t count = starts.size() + 1;
   const size_t active = std::max<size_t>(grid.active().size(), 1);
@@ -140,11 +201,16 @@ uint64_t GridStepper::step_strips(sparse::SparseGrid& grid, const Rule& rule, ui
 
   std::vector<StripTally> tallies(count);
   std::vector<std::vector<int32_t>> imported(count);
+  // Each strip's work counted when its columns last moved, and the epochs
+  // since.
+  std::vector<uint64_t> work_then(count, 0);
+  std::vector<int> epochs(count, 0);
   for (uint64_t done = 0; done < segment;) {
     const uint64_t epoch = std::min(sparse::SparseGrid::kMaxStripEpoch, segment - done);
     const uint64_t since = grid.generation();
     workers_.run_tasks(count,
                        [&](size_t k) { step_strip_alone(strip(k), rule, epoch, tallies[k]); });
+    for (int& since_move : epochs) ++since_move;
     done += epoch;
     // Each side of a cut takes the other's two nearest columns.
     for (auto& slots : imported) slots.clear();
@@ -156,6 +222,22 @@ uint64_t GridStepper::step_strips(sparse::SparseGrid& grid, const Rule& rule, ui
       exchange_column(strip(k + 1), strip(k), cut - 2, since, imported[k + 1]);
     }
     for (size_t k = 0; k < count; ++k) strip(k).replan_near(imported[k]);
+    if (done < segment) {
+      for (size_t k = 0; k + 1 < count; ++k) {
+        if (epochs[k] < kBalanceEpochs || epochs[k + 1] < kBalanceEpochs) continue;
+        const int64_t to =
+            balanced_cut(strip(k), strip(k + 1), starts[k], tallies[k].work - work_then[k],
+                         tallies[k + 1].work - work_then[k + 1]);
+        if (to == starts[k]) continue;
+        move_cut(strip(k), strip(k + 1), starts[k], to);
+        starts[k] = to;
+        for (size_t side : {k, k + 1}) {
+          work_then[side] = tallies[side].work;
+          epochs[side] = 0;
+        }
+        ++cut_moves_;
+      }
+    }
   }
 
   // Merge: each strip's own tiles move back into one grid.
@@ -188,12 +270,77 @@ void GridStepper::step_strip_alone(sparse::SparseGrid& strip, const Rule& rule,
       return;
     }
     const size_t count = strip.active().size();
-    tally.cells += cells_to_step(strip);
+    const uint64_t cells = cells_to_step(strip);
+    tally.cells += cells;
+    tally.work += count * kTileWork + cells / (kBandRows * kTileSize);
     step_range(strip, rule, 0, count);
     strip.finish_generation();
     tally.tiles += count;
     tally.last = count;
   }
+}
+
+}  // namespace gol
+
+namespace gol {
+
+int64_t GridStepper::balanced_cut(const sparse::SparseGrid& west, const sparse::SparseGrid& east,
+                                  int64_t cut, uint64_t west_work, uint64_t east_work) {
+  if (west_work + east_work == 0) return cut;
+  const double imbalance = (static_cast<double>(west_work) - static_cast<double>(east_work)) /
+                           static_cast<double>(west_work + east_work);
+  if (!(std::abs(imbalance) > kImbalance)) return cut;
+  const std::map<int64_t, uint64_t> west_columns = column_work(west);
+  const std::map<int64_t, uint64_t> east_columns = column_work(east);
+  // The work to hand over: half the difference, as a share of what the
+  // strips plan to step next.
+  const double to_move = std::abs(imbalance) *
+                         static_cast<double>(total_work(west_columns) + total_work(east_columns)) /
+                         2;
+  double moved = 0;
+  int64_t to = cut;
+  const auto take = [&](uint64_t work) {
+    // A column goes while it brings the two nearer.
+    if (static_cast<double>(work) >= 2 * (to_move - moved)) return false;
+    moved += static_cast<double>(work);
+    return true;
+  };
+  if (imbalance > 0) {
+    // The cut moves west: the east strip takes the west's columns nearest
+    // it; the west keeps two or more.
+    for (auto it = west_columns.lower_bound(cut); it != west_columns.begin();) {
+      --it;
+      if (it->first < west.strip_first() + 2 || !take(it->second)) break;
+      to = it->first;
+    }
+  } else {
+    for (auto it = east_columns.lower_bound(cut); it != east_columns.end(); ++it) {
+      if (it->first + 1 > east.strip_last() - 1 || !take(it->second)) break;
+      to = it->first + 1;
+    }
+  }
+  return to;
+}
+
+void GridStepper::move_cut(sparse::SparseGrid& west, sparse::SparseGrid& east, int64_t cut,
+                           int64_t to) {
+  const int64_t west_first = west.strip_first();
+  const int64_t east_last = east.strip_last();
+  std::vector<int32_t> west_touched;
+  std::vector<int32_t> east_touched;
+  if (to > cut) {
+    // The west strip gains columns [cut, to - 1], and ghosts and freezes
+    // the two after, all the east's own.
+    west_touched = west.set_strip_columns(west_first, to - 1);
+    copy_columns(west, east, cut, to + 1, west_touched);
+    east_touched = east.set_strip_columns(to, east_last);
+  } else {
+    east_touched = east.set_strip_columns(to, east_last);
+    copy_columns(east, west, to - 2, cut - 1, east_touched);
+    west_touched = west.set_strip_columns(west_first, to - 1);
+  }
+  west.replan_near(west_touched);
+  east.replan_near(east_touched);
 }
 
 }  // namespace gol

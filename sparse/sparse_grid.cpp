@@ -406,6 +406,65 @@ void SparseGrid::place_tile(TileCoord coord, const Tile& current, const Tile& pr
   from_self_[slot] = bands;
 }
 
+std::vector<int32_t> SparseGrid::set_strip_columns(int64_t first, int64_t last) {
+  GOL_CHECK(first < last && !map_.is_torus());
+  const auto beyond = [&](int32_t slot) {
+    const int64_t tx = map_.coord(slot).tx;
+    return tx < first - 2 || tx > last + 2;
+  };
+  size_t kept = 0;
+  for (size_t i = 0; i < active_.size(); ++i) {
+    if (beyond(active_[i])) continue;
+    active_[kept] = active_[i];
+    active_bands_[kept++] = active_bands_[i];
+  }
+  active_.resize(kept);
+  active_bands_.resize(kept);
+  strip_first_ = first;
+  strip_last_ = last;
+  edge_slots_.clear();
+  edge_slots_dirty_ = false;
+  std::vector<int32_t> woken;
+  const std::vector<int32_t> held(map_.held().begin(), map_.held().end());
+  for (int32_t slot : held) {
+    if (beyond(slot)) {
+      drop_tile(slot);
+      continue;
+    }
+    const int64_t tx = map_.coord(slot).tx;
+    if (!in_strip_edge(tx) && owners_[slot] == TileOwner::kCpu) continue;
+    if (in_strip_edge(tx)) edge_slots_.push_back(slot);
+    const TileOwner role = strip_owner(tx);
+    if (role == owners_[slot]) continue;
+    // A frozen tile's wake records were dropped while it stood still: one
+    // that steps again starts awake. (Handing a tile to the CPU wakes it
+    // too, though a ghost's sleep would stay valid.)
+    if (owners_[slot] == TileOwner::kGpu || role == TileOwner::kCpu) {
+      wake(slot);
+      woken.push_back(slot);
+    }
+    set_owner(slot, role);
+  }
+  map_.release_empty_slabs();
+  return woken;
+}
+
+void SparseGrid::drop_tile(int32_t slot) {
+  take_wake(slot);
+  set_owner(slot, TileOwner::kCpu);
+  from_self_[slot] = 0;  // set_owner woke it
+  map_.free(slot);
+}
+
+std::vector<int32_t> SparseGrid::column_tiles(int64_t first, int64_t last) const {
+  std::vector<int32_t> slots;
+  for (int32_t slot : map_.held()) {
+    const int64_t tx = map_.coord(slot).tx;
+    if (tx >= first && tx <= last) slots.push_back(slot);
+  }
+  return slots;
+}
+
 std::vector<int32_t> SparseGrid::edge_column(int64_t tx) const {
   // Tidied after frees: slots freed or reused elsewhere since, and repeats
   // (a slot freed and made again in the same column), go.

@@ -200,6 +200,20 @@ class SparseGrid {
   // The held tiles of column `tx`, one of the two columns at either end of
   // the strip or beyond it (others are not kept track of).
   std::vector<int32_t> edge_column(int64_t tx) const;
+  // Moves the strip's owned columns to [first, last] between epochs (a cut
+  // moved by GridStepper): tiles beyond the new ghost and frozen columns
+  // go, and those in the ends' columns take their new roles. A frozen tile
+  // that steps again wakes (it stood still, its wake records ignored), as
+  // does one the CPU now owns (set_owner()); other tiles keep their sleep,
+  // which their new roles leave valid.
+  // Returns the tiles woken. The caller then brings in, from the
+  // neighbour, what the strip newly owns, ghosts and freezes, and replans
+  // near those tiles.
+  std::vector<int32_t> set_strip_columns(int64_t first, int64_t last);
+  int64_t strip_first() const { return strip_first_; }
+  int64_t strip_last() const { return strip_last_; }
+  // The held tiles of columns [first, last], in no set order.
+  std::vector<int32_t> column_tiles(int64_t first, int64_t last) const;
   // The generation (counted from 1) in which `slot` last changed (differed
   // from two generations before) or was made; 0 if never since load().
   uint64_t changed_in(int32_t slot) const { return map_.changed_in(slot); }
@@ -264,6 +278,8 @@ class SparseGrid {
   static void check_load_memory(const CellSet& cells, const Topology& topology);
   void fit_slot_arrays();
   int32_t create_awake(TileCoord coord);
+  // Frees a held tile whatever it holds, with its wake records and role.
+  void drop_tile(int32_t slot);
   // Of a strip's columns: the two at each end of those it owns and the two
   // beyond each (ghost, then frozen).
   bool in_strip_edge(int64_t tx) const {

@@ -7,6 +7,7 @@
 // makes and lists).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "engine/grid_stepper.h"
@@ -17,10 +18,15 @@
 namespace gol {
 namespace {
 
+struct StripRun {
+  uint64_t segments = 0;
+  uint64_t cut_moves = 0;
+};
+
 // Steps `cells` whole on one thread and in strips on `threads`, comparing
-// the cells at each checkpoint; returns the segments stepped in strips.
-uint64_t expect_strips_match_whole(const CellSet& cells, int threads,
-                                   const std::vector<uint64_t>& checkpoints) {
+// the cells at each checkpoint; returns how the strips went.
+StripRun run_strips_against_whole(const CellSet& cells, int threads,
+                                  const std::vector<uint64_t>& checkpoints) {
   sparse::SparseGrid whole;
   sparse::SparseGrid cut;
   whole.load(cells, Topology::plane(), false);
@@ -38,7 +44,18 @@ uint64_t expect_strips_match_whole(const CellSet& cells, int threads,
     EXPECT_TRUE(cut.all_cpu()) << "ghosts left after the merge";
     done = checkpoint;
   }
-  return many.strip_segments();
+  return {many.strip_segments(), many.cut_moves()};
+}
+
+uint64_t expect_strips_match_whole(const CellSet& cells, int threads,
+                                   const std::vector<uint64_t>& checkpoints) {
+  return run_strips_against_whole(cells, threads, checkpoints).segments;
+}
+
+CellSet mirrored_east_west(const CellSet& cells) {
+  CellSet mirror;
+  for (const Cell& cell : cells.cells()) mirror.set(-cell.x, cell.y);
+  return mirror;
 }
 
 TEST(Strips, SpacefillerGrowingAcrossTheCutsMatchesTheWholeWorld) {
@@ -52,6 +69,21 @@ TEST(Strips, BreederAndPufferMatchTheWholeWorld) {
             0u);
   // The puffer train's trail is narrow: cut or not, by how active it is.
   expect_strips_match_whole(patterns::builtin_pattern("puffer-train").cells, 4, {2000, 6100});
+}
+
+// The puffer's head drifts east across the cut at c/2 while its escaping
+// spaceships stay west: the cut must follow it (and, mirrored, the other
+// way), moving columns and their ghosts between the strips between epochs.
+TEST(Strips, CutsFollowTheWorkBothWays) {
+  const CellSet puffer = patterns::builtin_pattern("puffer-train").cells;
+  for (const CellSet& cells : {puffer, mirrored_east_west(puffer)}) {
+    const StripRun run = run_strips_against_whole(cells, 2, {3000, 9001, 20000});
+    EXPECT_GT(run.segments, 0u);
+    EXPECT_GT(run.cut_moves, 10u);
+  }
+  const StripRun breeder =
+      run_strips_against_whole(patterns::builtin_pattern("breeder").cells, 3, {2500, 6000});
+  EXPECT_GT(breeder.cut_moves, 0u);
 }
 
 TEST(Strips, SoupsDebrisAndGlidersMatchTheWholeWorld) {
@@ -134,6 +166,53 @@ TEST(StripGrid, KeepsItsColumnsGhostsAndFrozenCopiesAndMakesNothingBeyond) {
   });
   EXPECT_TRUE(merged.all_cpu());
   EXPECT_GT(merged.tile_count(), 0u);
+}
+
+// A cut moved: the strip of columns [0, 1] made [-1, 0]. Column 3 (frozen)
+// goes, 2 (ghost) freezes, 1 (owned) becomes a ghost, -1 (ghost) is owned,
+// and -2 (frozen) becomes a ghost. Only -2 must wake (its wake records were
+// dropped while it stood still); -1 wakes as any tile handed to the CPU.
+TEST(StripGrid, MovesItsColumnsWakingOnlyTheFrozenTilesThatStepAgain) {
+  CellSet cells;
+  for (int64_t tx = -2; tx <= 3; ++tx) {
+    for (int64_t dx = 0; dx < 2; ++dx) {
+      for (int64_t dy = 0; dy < 2; ++dy) cells.set(tx * kTileSize + 30 + dx, 30 + dy);
+    }
+  }
+  sparse::SparseGrid grid;
+  grid.start_empty_plane(0, 0, 1);
+  sparse::SparseGrid world;
+  world.load(cells, Topology::plane(), false);
+  world.drain([&](TileCoord coord, const Tile& current, const Tile& previous, sparse::TileOwner,
+                  BandMask) { grid.place_tile(coord, current, previous, 0); });
+  grid.replan();
+  ASSERT_TRUE(grid.active().empty());  // blocks, asleep
+  const std::vector<int32_t> woken = grid.set_strip_columns(-1, 0);
+  ASSERT_EQ(woken.size(), 2u);
+  std::vector<int64_t> woken_columns;
+  for (int32_t slot : woken) woken_columns.push_back(grid.map().coord(slot).tx);
+  std::sort(woken_columns.begin(), woken_columns.end());
+  EXPECT_EQ(woken_columns, (std::vector<int64_t>{-2, -1}));
+  const auto role = [](int64_t tx) {
+    if (tx == -2 || tx == 1) return sparse::TileOwner::kGhost;
+    if (tx == 2) return sparse::TileOwner::kGpu;
+    return sparse::TileOwner::kCpu;
+  };
+  EXPECT_EQ(grid.tile_count(), 5u);
+  for (int32_t slot : grid.map().held()) {
+    const int64_t tx = grid.map().coord(slot).tx;
+    EXPECT_LE(tx, 2);
+    EXPECT_EQ(grid.owner(slot), role(tx)) << tx;
+  }
+  EXPECT_EQ(grid.column_tiles(-2, 0).size(), 3u);
+  EXPECT_EQ(grid.edge_column(2).size(), 1u);
+  EXPECT_TRUE(grid.edge_column(3).empty());
+  grid.replan_near(woken);
+  ASSERT_EQ(grid.active().size(), 2u);
+  // The blocks stay as they are, stepped or not.
+  GridStepper stepper(1, cpu::SimdLibrary::kHighway);
+  stepper.step(grid, Rule::conway(), 4);
+  EXPECT_EQ(grid.population(), 4u * 5);
 }
 
 }  // namespace
