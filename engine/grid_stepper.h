@@ -55,10 +55,12 @@ class GridStepper {
   // moved between epochs to even out the strips' time.
   uint64_t strip_segments() const { return strip_segments_; }
   uint64_t cut_moves() const { return cut_moves_; }
-  // The strips' balance counts work, not time, so that cuts do not follow a
-  // noisy clock and a run steps the same way each time: a strip's bands
-  // stepped, and this for each tile stepped (what a step costs beyond its
-  // bands: planning, the neighbourhood, the commit).
+  // The strips' balance counts work: a strip's bands stepped, and this for
+  // each tile stepped (what a step costs beyond its bands: planning, the
+  // neighbourhood, the commit). Time enters only where one core is
+  // markedly slower than another (GridStepper::relative_pace), so that the
+  // cuts do not follow a noisy clock and a run steps the same way each
+  // time on even cores.
   static constexpr uint64_t kTileWork = 4;
   int threads() const { return workers_.threads(); }
   cpu::SimdLibrary library() const { return workers_.library(); }
@@ -87,13 +89,18 @@ class GridStepper {
   // and sets `last_stepped`.
   uint64_t step_strips(sparse::SparseGrid& grid, const Rule& rule, uint64_t generations,
                        size_t strips, uint64_t& last_stepped);
-  // Between epochs, a cut may move so that the strips either side do about
-  // equal work: where they did `west_work` and `east_work` since it last
-  // moved, the column to move it to (`cut` to leave it), handing whole
-  // columns of the busier strip's active tiles to the other by what they
-  // plan to step next. Each strip keeps two columns or more.
+  // Between epochs, a cut may move so that the strips either side take
+  // about equal time. `west_time` and `east_time`: the work each did in its
+  // last epoch at its pace, `west_pace` the west's relative to the east's.
+  // Returns the column to move the cut to (`cut` to leave it), handing
+  // whole columns of the slower strip's active tiles to the other, sized
+  // by what they plan to step next; each strip keeps two columns or more.
   static int64_t balanced_cut(const sparse::SparseGrid& west, const sparse::SparseGrid& east,
-                              int64_t cut, uint64_t west_work, uint64_t east_work);
+                              int64_t cut, double west_time, double east_time, double west_pace);
+  // The west strip's pace (seconds per unit of work) relative to the
+  // east's, 1 where they are near or not known.
+  static double relative_pace(double west_seconds, double west_work, double east_seconds,
+                              double east_work);
   // Moves the cut between two strips fresh from an exchange to `to`.
   static void move_cut(sparse::SparseGrid& west, sparse::SparseGrid& east, int64_t cut, int64_t to);
   // What one strip's thread counts while stepping it.

@@ -3,6 +3,7 @@
 // beside the cuts exchanged between epochs (see SparseGrid::kMaxStripEpoch).
 #include <algorithm>
 #include <bit>
+#include <chrono>
 #include <cmath>
 #include <map>
 #include <memory>
@@ -32,10 +33,17 @@ constexpr uint64_t kMinStripRun = 256;
 constexpr uint64_t kWorthCutting = 128;
 constexpr uint64_t kMinSegment = 2048;
 constexpr uint64_t kSegmentPerRatio = 2048;
-// A cut moves only where the strips beside it differ by more than this
-// share of their work, counted over this many epochs or more.
+// A cut moves only where the strips beside it took times (their last
+// epoch's work at their paces) differing by more than this share.
 constexpr double kImbalance = 0.05;
-constexpr int kBalanceEpochs = 1;
+// Paces: how much each epoch's counts keep of the last; a pace within this
+// factor of its neighbour's is taken to be the same (the cuts then follow
+// the work alone, the same way each run), and one is trusted to be at most
+// kPaceRange times slower or faster (an epoch of a small world lasts a
+// hundred microseconds, which one interruption of its thread can double).
+constexpr double kPaceMemory = 0.875;
+constexpr double kPaceDeadZone = 1.3;
+constexpr double kPaceRange = 4;
 
 // The first column of each strip but the first: the active tiles' columns
 // cut into `strips` near-equal shares, fewer where one column holds more
@@ -201,16 +209,25 @@ uint64_t GridStepper::step_strips(sparse::SparseGrid& grid, const Rule& rule, ui
 
   std::vector<StripTally> tallies(count);
   std::vector<std::vector<int32_t>> imported(count);
-  // Each strip's work counted when its columns last moved, and the epochs
-  // since.
-  std::vector<uint64_t> work_then(count, 0);
-  std::vector<int> epochs(count, 0);
+  // What each strip did in its last epoch, and its pace: seconds per unit
+  // of work, remembered over its recent epochs (each kPaceMemory as much as
+  // the next). A strip runs on the same core epoch after epoch.
+  std::vector<uint64_t> last_work(count, 0);
+  std::vector<double> seconds(count, 0.0);
+  std::vector<double> paced_work(count, 0.0);
   for (uint64_t done = 0; done < segment;) {
     const uint64_t epoch = std::min(sparse::SparseGrid::kMaxStripEpoch, segment - done);
     const uint64_t since = grid.generation();
-    workers_.run_tasks(count,
-                       [&](size_t k) { step_strip_alone(strip(k), rule, epoch, tallies[k]); });
-    for (int& since_move : epochs) ++since_move;
+    workers_.run_tasks(count, [&](size_t k) {
+      const uint64_t work_before = tallies[k].work;
+      const auto start = std::chrono::steady_clock::now();
+      step_strip_alone(strip(k), rule, epoch, tallies[k]);
+      const double elapsed =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      last_work[k] = tallies[k].work - work_before;
+      seconds[k] = seconds[k] * kPaceMemory + elapsed;
+      paced_work[k] = paced_work[k] * kPaceMemory + static_cast<double>(last_work[k]);
+    });
     done += epoch;
     // Each side of a cut takes the other's two nearest columns.
     for (auto& slots : imported) slots.clear();
@@ -222,21 +239,17 @@ uint64_t GridStepper::step_strips(sparse::SparseGrid& grid, const Rule& rule, ui
       exchange_column(strip(k + 1), strip(k), cut - 2, since, imported[k + 1]);
     }
     for (size_t k = 0; k < count; ++k) strip(k).replan_near(imported[k]);
-    if (done < segment) {
-      for (size_t k = 0; k + 1 < count; ++k) {
-        if (epochs[k] < kBalanceEpochs || epochs[k + 1] < kBalanceEpochs) continue;
-        const int64_t to =
-            balanced_cut(strip(k), strip(k + 1), starts[k], tallies[k].work - work_then[k],
-                         tallies[k + 1].work - work_then[k + 1]);
-        if (to == starts[k]) continue;
-        move_cut(strip(k), strip(k + 1), starts[k], to);
-        starts[k] = to;
-        for (size_t side : {k, k + 1}) {
-          work_then[side] = tallies[side].work;
-          epochs[side] = 0;
-        }
-        ++cut_moves_;
-      }
+    if (done == segment) break;
+    for (size_t k = 0; k + 1 < count; ++k) {
+      const double pace =
+          relative_pace(seconds[k], paced_work[k], seconds[k + 1], paced_work[k + 1]);
+      const int64_t to =
+          balanced_cut(strip(k), strip(k + 1), starts[k], pace * static_cast<double>(last_work[k]),
+                       static_cast<double>(last_work[k + 1]), pace);
+      if (to == starts[k]) continue;
+      move_cut(strip(k), strip(k + 1), starts[k], to);
+      starts[k] = to;
+      ++cut_moves_;
     }
   }
 
@@ -284,19 +297,28 @@ void GridStepper::step_strip_alone(sparse::SparseGrid& strip, const Rule& rule,
 
 namespace gol {
 
+double GridStepper::relative_pace(double west_seconds, double west_work, double east_seconds,
+                                  double east_work) {
+  if (!(west_seconds > 0 && west_work > 0 && east_seconds > 0 && east_work > 0)) return 1;
+  const double pace = (west_seconds / west_work) / (east_seconds / east_work);
+  if (pace < kPaceDeadZone && pace > 1 / kPaceDeadZone) return 1;
+  return std::clamp(pace, 1 / kPaceRange, kPaceRange);
+}
+
 int64_t GridStepper::balanced_cut(const sparse::SparseGrid& west, const sparse::SparseGrid& east,
-                                  int64_t cut, uint64_t west_work, uint64_t east_work) {
-  if (west_work + east_work == 0) return cut;
-  const double imbalance = (static_cast<double>(west_work) - static_cast<double>(east_work)) /
-                           static_cast<double>(west_work + east_work);
+                                  int64_t cut, double west_time, double east_time,
+                                  double west_pace) {
+  if (!(west_time + east_time > 0)) return cut;
+  const double imbalance = (west_time - east_time) / (west_time + east_time);
   if (!(std::abs(imbalance) > kImbalance)) return cut;
   const std::map<int64_t, uint64_t> west_columns = column_work(west);
   const std::map<int64_t, uint64_t> east_columns = column_work(east);
-  // The work to hand over: half the difference, as a share of what the
-  // strips plan to step next.
+  // The work to hand over, in what the strips plan to step next: as much
+  // as evens out their times at their paces.
   const double to_move = std::abs(imbalance) *
-                         static_cast<double>(total_work(west_columns) + total_work(east_columns)) /
-                         2;
+                         (west_pace * static_cast<double>(total_work(west_columns)) +
+                          static_cast<double>(total_work(east_columns))) /
+                         (west_pace + 1);
   double moved = 0;
   int64_t to = cut;
   const auto take = [&](uint64_t work) {
