@@ -85,7 +85,8 @@ class GridStepper {
   size_t strip_count(const sparse::SparseGrid& grid, uint64_t generations) const;
   // One segment of at most `generations` in strips, each stepped alone by
   // a thread of its own between exchanges of ghost columns, and merged
-  // back into `grid`; returns the generations done (0: not cut after all)
+  // back into `grid`; returns the generations done (0: not cut after all;
+  // fewer than asked where the world grew active enough for more strips)
   // and sets `last_stepped`.
   uint64_t step_strips(sparse::SparseGrid& grid, const Rule& rule, uint64_t generations,
                        size_t strips, uint64_t& last_stepped);

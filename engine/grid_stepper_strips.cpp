@@ -26,13 +26,11 @@ constexpr int64_t kStripEdgeMargin = int64_t{1} << 40;
 // (a few tens of nanoseconds each): a cut pays only over more than about
 // 70 generations for each tile held per tile active. So a world is cut
 // only for kMinStripRun generations or more, and at least kWorthCutting
-// for each tile per active one; a segment (cut, epochs, merge) lasts
-// kMinSegment generations, or kSegmentPerRatio for each tile per active
-// one where that is more.
+// for each tile per active one. A segment (cut, epochs, merge) then lasts
+// as long as the call, the cuts moving with the work, unless the world
+// grows active enough for more strips than it was cut into.
 constexpr uint64_t kMinStripRun = 256;
 constexpr uint64_t kWorthCutting = 128;
-constexpr uint64_t kMinSegment = 2048;
-constexpr uint64_t kSegmentPerRatio = 2048;
 // A cut moves only where the strips beside it took times (their last
 // epoch's work at their paces) differing by more than this share.
 constexpr double kImbalance = 0.05;
@@ -174,9 +172,8 @@ uint64_t GridStepper::step_strips(sparse::SparseGrid& grid, const Rule& rule, ui
   std::vector<int64_t> starts = strip_starts(grid, strips);
   if (starts.empty()) return 0;
   const size_t count = starts.size() + 1;
-  const size_t active = std::max<size_t>(grid.active().size(), 1);
-  const uint64_t segment =
-      std::min(generations, std::max(kMinSegment, kSegmentPerRatio * grid.tile_count() / active));
+  const auto threads = static_cast<size_t>(workers_.threads());
+  const size_t active_at_cut = grid.active().size();
   while (strip_grids_.size() < count)
     strip_grids_.push_back(std::make_unique<sparse::SparseGrid>());
   const auto strip = [&](size_t k) -> sparse::SparseGrid& {
@@ -215,8 +212,9 @@ uint64_t GridStepper::step_strips(sparse::SparseGrid& grid, const Rule& rule, ui
   std::vector<uint64_t> last_work(count, 0);
   std::vector<double> seconds(count, 0.0);
   std::vector<double> paced_work(count, 0.0);
-  for (uint64_t done = 0; done < segment;) {
-    const uint64_t epoch = std::min(sparse::SparseGrid::kMaxStripEpoch, segment - done);
+  uint64_t done = 0;
+  while (done < generations) {
+    const uint64_t epoch = std::min(sparse::SparseGrid::kMaxStripEpoch, generations - done);
     const uint64_t since = grid.generation();
     workers_.run_tasks(count, [&](size_t k) {
       const uint64_t work_before = tallies[k].work;
@@ -239,7 +237,15 @@ uint64_t GridStepper::step_strips(sparse::SparseGrid& grid, const Rule& rule, ui
       exchange_column(strip(k + 1), strip(k), cut - 2, since, imported[k + 1]);
     }
     for (size_t k = 0; k < count; ++k) strip(k).replan_near(imported[k]);
-    if (done == segment) break;
+    if (done == generations) break;
+    // A world grown active enough for another strip is cut again, once
+    // its active tiles have doubled (so that a world whose columns allow
+    // no more strips is not cut again and again).
+    if (count < threads) {
+      size_t active = 0;
+      for (size_t k = 0; k < count; ++k) active += strip(k).active().size();
+      if (active >= kMinStripTiles * (count + 1) && active >= 2 * active_at_cut) break;
+    }
     for (size_t k = 0; k + 1 < count; ++k) {
       const double pace =
           relative_pace(seconds[k], paced_work[k], seconds[k + 1], paced_work[k + 1]);
@@ -271,7 +277,7 @@ uint64_t GridStepper::step_strips(sparse::SparseGrid& grid, const Rule& rule, ui
     last_stepped += tally.last;
   }
   ++strip_segments_;
-  return segment;
+  return done;
 }
 
 void GridStepper::step_strip_alone(sparse::SparseGrid& strip, const Rule& rule,

@@ -62,6 +62,8 @@ TEST(Strips, SpacefillerGrowingAcrossTheCutsMatchesTheWholeWorld) {
   const CellSet spacefiller = patterns::builtin_pattern("spacefiller").cells;
   EXPECT_GT(expect_strips_match_whole(spacefiller, 2, {1500, 2600, 5000}), 1u);
   EXPECT_GT(expect_strips_match_whole(spacefiller, 3, {4100}), 0u);
+  // Within one call, cut again into more strips as it grows.
+  EXPECT_GT(expect_strips_match_whole(spacefiller, 6, {4100}), 1u);
 }
 
 TEST(Strips, BreederAndPufferMatchTheWholeWorld) {
