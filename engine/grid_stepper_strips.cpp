@@ -259,16 +259,18 @@ uint64_t GridStepper::step_strips(sparse::SparseGrid& grid, const Rule& rule, ui
     }
   }
 
-  // Merge: each strip's own tiles move back into one grid.
-  sparse::SparseGrid& merged = *strip_grids_[0];
-  merged.start_empty_plane(grid.generation());
-  for (size_t k = 0; k < count; ++k) {
+  // Merge: the first strip, the world's grid, keeps its own tiles where
+  // they are and takes in the others'. (Each of those empties slab by
+  // slab as it drains, so the tiles are never all held twice; the cut
+  // cannot keep the world in place that way, since the tiles it moves out
+  // leave no slab empty.)
+  grid.end_strip();
+  for (size_t k = 1; k < count; ++k) {
     strip(k).drain([&](TileCoord coord, const Tile& current, const Tile& previous,
                        sparse::TileOwner owner, BandMask bands) {
-      if (owner == sparse::TileOwner::kCpu) merged.place_tile(coord, current, previous, bands);
+      if (owner == sparse::TileOwner::kCpu) grid.place_tile(coord, current, previous, bands);
     });
   }
-  std::swap(grid, merged);
   grid.replan();
   last_stepped = 0;
   for (const StripTally& tally : tallies) {

@@ -449,6 +449,26 @@ std::vector<int32_t> SparseGrid::set_strip_columns(int64_t first, int64_t last) 
   return woken;
 }
 
+void SparseGrid::end_strip() {
+  GOL_CHECK(!map_.is_torus());
+  size_t kept = 0;
+  for (size_t i = 0; i < active_.size(); ++i) {
+    if (owners_[active_[i]] != TileOwner::kCpu) continue;
+    active_[kept] = active_[i];
+    active_bands_[kept++] = active_bands_[i];
+  }
+  active_.resize(kept);
+  active_bands_.resize(kept);
+  for (int32_t slot : edge_slots_) {
+    if (map_.in_use(slot) && owners_[slot] != TileOwner::kCpu) drop_tile(slot);
+  }
+  strip_first_ = -kNoColumnLimit;
+  strip_last_ = kNoColumnLimit - 1;
+  edge_slots_.clear();
+  edge_slots_dirty_ = false;
+  map_.release_empty_slabs();
+}
+
 void SparseGrid::drop_tile(int32_t slot) {
   take_wake(slot);
   set_owner(slot, TileOwner::kCpu);

@@ -210,6 +210,10 @@ class SparseGrid {
   // neighbour, what the strip newly owns, ghosts and freezes, and replans
   // near those tiles.
   std::vector<int32_t> set_strip_columns(int64_t first, int64_t last);
+  // Makes a strip the whole plane again: its ghost and frozen tiles go,
+  // its own keep their state; the other strips' tiles then come in by
+  // place_tile(), and replan() follows.
+  void end_strip();
   int64_t strip_first() const { return strip_first_; }
   int64_t strip_last() const { return strip_last_; }
   // The held tiles of columns [first, last], in no set order.
