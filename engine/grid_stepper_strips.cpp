@@ -40,6 +40,15 @@ constexpr double kImbalance = 0.05;
 // kPaceRange times slower or faster (an epoch of a small world lasts a
 // hundred microseconds, which one interruption of its thread can double).
 constexpr double kPaceMemory = 0.875;
+// A cut moves only where the work it hands over, over kMoveHorizon
+// generations, pays for moving the tiles of the columns it hands over,
+// each costing about kTileMoveWork units of work (moving a tile takes
+// about 2 us here, a unit of work about 8 ns). A move must pay within
+// about 16 epochs: imbalances measured over an epoch often reverse within
+// that, and a spacefiller's columns hold hundreds of sleeping tiles to a
+// few active ones.
+constexpr double kMoveHorizon = 1024;
+constexpr size_t kTileMoveWork = 256;
 constexpr double kPaceDeadZone = 1.3;
 constexpr double kPaceRange = 4;
 
@@ -103,7 +112,8 @@ void copy_columns(sparse::SparseGrid& into, const sparse::SparseGrid& from, int6
                   int64_t last, std::vector<int32_t>& touched) {
   std::unordered_map<int32_t, BandMask> planned;
   for (size_t i = 0; i < from.active().size(); ++i) {
-    planned.emplace(from.active()[i], from.active_bands()[i]);
+    const int64_t tx = from.map().coord(from.active()[i]).tx;
+    if (tx >= first && tx <= last) planned.emplace(from.active()[i], from.active_bands()[i]);
   }
   const int parity = static_cast<int>(into.generation() & 1);
   for (int32_t there : from.column_tiles(first, last)) {
@@ -328,11 +338,23 @@ int64_t GridStepper::balanced_cut(const sparse::SparseGrid& west, const sparse::
                           static_cast<double>(total_work(east_columns))) /
                          (west_pace + 1);
   double moved = 0;
+  size_t tiles = 0;  // held in the columns handed over
   int64_t to = cut;
-  const auto take = [&](uint64_t work) {
-    // A column goes while it brings the two nearer.
+  // Whether the columns from the cut up to `column` (whose active tiles
+  // plan `work`) go: while they bring the two nearer, and while what they
+  // save over kMoveHorizon generations pays for moving their tiles.
+  const auto take = [&](const sparse::SparseGrid& giver, int64_t column, uint64_t work) {
     if (static_cast<double>(work) >= 2 * (to_move - moved)) return false;
+    size_t more = 0;
+    for (int64_t c = std::min(column, to); c <= std::max(column, to - 1); ++c) {
+      more += giver.column_tile_count(c);
+    }
+    if ((moved + static_cast<double>(work)) * kMoveHorizon <
+        static_cast<double>(kTileMoveWork * (tiles + more))) {
+      return false;
+    }
     moved += static_cast<double>(work);
+    tiles += more;
     return true;
   };
   if (imbalance > 0) {
@@ -340,12 +362,12 @@ int64_t GridStepper::balanced_cut(const sparse::SparseGrid& west, const sparse::
     // it; the west keeps two or more.
     for (auto it = west_columns.lower_bound(cut); it != west_columns.begin();) {
       --it;
-      if (it->first < west.strip_first() + 2 || !take(it->second)) break;
+      if (it->first < west.strip_first() + 2 || !take(west, it->first, it->second)) break;
       to = it->first;
     }
   } else {
     for (auto it = east_columns.lower_bound(cut); it != east_columns.end(); ++it) {
-      if (it->first + 1 > east.strip_last() - 1 || !take(it->second)) break;
+      if (it->first + 1 > east.strip_last() - 1 || !take(east, it->first, it->second)) break;
       to = it->first + 1;
     }
   }

@@ -129,6 +129,8 @@ void SparseGrid::finish_load(bool keep_all_active) {
   strip_last_ = kNoColumnLimit - 1;
   edge_slots_.clear();
   edge_slots_dirty_ = false;
+  counting_columns_ = false;
+  column_counts_.clear();
   outcomes_.assign(active_.size(), Outcome{});
   choose_next_plan();
 }
@@ -358,6 +360,7 @@ int32_t SparseGrid::create_awake(TileCoord coord) {
   }
   fit_slot_arrays();
   wake(created);
+  count_column(coord.tx, 1);
   owners_[created] = TileOwner::kCpu;
   map_.changed_in(created) = generation_ + 1;
   if (in_strip_edge(coord.tx)) {
@@ -373,6 +376,7 @@ void SparseGrid::start_empty_plane(uint64_t generation, int64_t first, int64_t l
   generation_ = generation;
   strip_first_ = first;
   strip_last_ = last;
+  counting_columns_ = first != -kNoColumnLimit || last != kNoColumnLimit - 1;
 }
 
 void SparseGrid::drain(const TileMover& visit) {
@@ -425,17 +429,17 @@ std::vector<int32_t> SparseGrid::set_strip_columns(int64_t first, int64_t last) 
   edge_slots_.clear();
   edge_slots_dirty_ = false;
   std::vector<int32_t> woken;
-  const std::vector<int32_t> held(map_.held().begin(), map_.held().end());
-  for (int32_t slot : held) {
-    if (beyond(slot)) {
+  // Freeing a tile changes no slab's layout, so the pass can go on.
+  map_.for_each_held_in_slot_order([&](int32_t slot, TileCoord coord) {
+    const int64_t tx = coord.tx;
+    if (tx < first - 2 || tx > last + 2) {
       drop_tile(slot);
-      continue;
+      return;
     }
-    const int64_t tx = map_.coord(slot).tx;
-    if (!in_strip_edge(tx) && owners_[slot] == TileOwner::kCpu) continue;
+    if (!in_strip_edge(tx) && owners_[slot] == TileOwner::kCpu) return;
     if (in_strip_edge(tx)) edge_slots_.push_back(slot);
     const TileOwner role = strip_owner(tx);
-    if (role == owners_[slot]) continue;
+    if (role == owners_[slot]) return;
     // A frozen tile's wake records were dropped while it stood still: one
     // that steps again starts awake. (Handing a tile to the CPU wakes it
     // too, though a ghost's sleep would stay valid.)
@@ -444,7 +448,7 @@ std::vector<int32_t> SparseGrid::set_strip_columns(int64_t first, int64_t last) 
       woken.push_back(slot);
     }
     set_owner(slot, role);
-  }
+  });
   map_.release_empty_slabs();
   return woken;
 }
@@ -466,22 +470,36 @@ void SparseGrid::end_strip() {
   strip_last_ = kNoColumnLimit - 1;
   edge_slots_.clear();
   edge_slots_dirty_ = false;
+  counting_columns_ = false;
+  column_counts_.clear();
   map_.release_empty_slabs();
+}
+
+void SparseGrid::count_column(int64_t tx, int32_t change) {
+  if (!counting_columns_) return;
+  int32_t& count = column_counts_[tx];
+  count += change;
+  if (count == 0) column_counts_.erase(tx);
+}
+
+size_t SparseGrid::column_tile_count(int64_t tx) const {
+  const auto found = column_counts_.find(tx);
+  return found == column_counts_.end() ? 0 : static_cast<size_t>(found->second);
 }
 
 void SparseGrid::drop_tile(int32_t slot) {
   take_wake(slot);
   set_owner(slot, TileOwner::kCpu);
   from_self_[slot] = 0;  // set_owner woke it
+  count_column(map_.coord(slot).tx, -1);
   map_.free(slot);
 }
 
 std::vector<int32_t> SparseGrid::column_tiles(int64_t first, int64_t last) const {
   std::vector<int32_t> slots;
-  for (int32_t slot : map_.held()) {
-    const int64_t tx = map_.coord(slot).tx;
-    if (tx >= first && tx <= last) slots.push_back(slot);
-  }
+  map_.for_each_held_in_slot_order([&](int32_t slot, TileCoord coord) {
+    if (coord.tx >= first && coord.tx <= last) slots.push_back(slot);
+  });
   return slots;
 }
 
@@ -628,6 +646,7 @@ void SparseGrid::finish_generation() {
     for (size_t i = 0; i < stepped; ++i) {
       const int32_t slot = active_[i];
       if (outcomes_[i].maybe_free && owners_[slot] == TileOwner::kCpu && !shows_live_border(slot)) {
+        count_column(map_.coord(slot).tx, -1);
         map_.free(slot);
         take_wake(slot);
         edge_slots_dirty_ = true;

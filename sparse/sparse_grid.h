@@ -48,6 +48,7 @@
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <unordered_map>
 #include <vector>
 
 #include "engine/core/cell_set.h"
@@ -216,6 +217,8 @@ class SparseGrid {
   void end_strip();
   int64_t strip_first() const { return strip_first_; }
   int64_t strip_last() const { return strip_last_; }
+  // A strip's held tiles in column `tx` (kept count of while a strip).
+  size_t column_tile_count(int64_t tx) const;
   // The held tiles of columns [first, last], in no set order.
   std::vector<int32_t> column_tiles(int64_t first, int64_t last) const;
   // The generation (counted from 1) in which `slot` last changed (differed
@@ -282,6 +285,8 @@ class SparseGrid {
   static void check_load_memory(const CellSet& cells, const Topology& topology);
   void fit_slot_arrays();
   int32_t create_awake(TileCoord coord);
+  // Notes a tile made (+1) or freed (-1) in column `tx`, for a strip.
+  void count_column(int64_t tx, int32_t change);
   // Frees a held tile whatever it holds, with its wake records and role.
   void drop_tile(int32_t slot);
   // Of a strip's columns: the two at each end of those it owns and the two
@@ -326,6 +331,9 @@ class SparseGrid {
   int64_t strip_last_ = kNoColumnLimit - 1;
   mutable std::vector<int32_t> edge_slots_;
   mutable bool edge_slots_dirty_ = false;
+  // A strip's held tiles by column (column_tile_count()).
+  bool counting_columns_ = false;
+  std::unordered_map<int64_t, int32_t> column_counts_;
 };
 
 }  // namespace gol::sparse

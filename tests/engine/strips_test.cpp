@@ -207,6 +207,9 @@ TEST(StripGrid, MovesItsColumnsWakingOnlyTheFrozenTilesThatStepAgain) {
     EXPECT_EQ(grid.owner(slot), role(tx)) << tx;
   }
   EXPECT_EQ(grid.column_tiles(-2, 0).size(), 3u);
+  for (int64_t tx = -2; tx <= 2; ++tx) EXPECT_EQ(grid.column_tile_count(tx), 1u) << tx;
+  EXPECT_EQ(grid.column_tile_count(3), 0u);   // dropped
+  EXPECT_EQ(world.column_tile_count(0), 0u);  // a whole plane keeps no count
   EXPECT_EQ(grid.edge_column(2).size(), 1u);
   EXPECT_TRUE(grid.edge_column(3).empty());
   grid.replan_near(woken);
