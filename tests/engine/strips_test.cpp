@@ -76,6 +76,7 @@ TEST(Strips, BreederAndPufferMatchTheWholeWorld) {
 // The puffer's head drifts east across the cut at c/2 while its escaping
 // spaceships stay west: the cut must follow it (and, mirrored, the other
 // way), moving columns and their ghosts between the strips between epochs.
+// The breeder's growth moves its cut too.
 TEST(Strips, CutsFollowTheWorkBothWays) {
   const CellSet puffer = patterns::builtin_pattern("puffer-train").cells;
   for (const CellSet& cells : {puffer, mirrored_east_west(puffer)}) {
@@ -84,8 +85,16 @@ TEST(Strips, CutsFollowTheWorkBothWays) {
     EXPECT_GT(run.cut_moves, 10u);
   }
   const StripRun breeder =
-      run_strips_against_whole(patterns::builtin_pattern("breeder").cells, 3, {2500, 6000});
+      run_strips_against_whole(patterns::builtin_pattern("breeder").cells, 2, {2500, 6000});
   EXPECT_GT(breeder.cut_moves, 0u);
+}
+
+// Cut in more than two, the cuts stay put for a segment and the world is
+// cut anew: a growing world on seven threads, in one call.
+TEST(Strips, ManyStripsAreCutAnewEachSegment) {
+  const StripRun run =
+      run_strips_against_whole(patterns::builtin_pattern("breeder").cells, 7, {9000});
+  EXPECT_GT(run.segments, 2u);
 }
 
 TEST(Strips, SoupsDebrisAndGlidersMatchTheWholeWorld) {
