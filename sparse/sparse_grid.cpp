@@ -443,7 +443,7 @@ std::vector<int32_t> SparseGrid::set_strip_columns(int64_t first, int64_t last) 
     // A frozen tile's wake records were dropped while it stood still: one
     // that steps again starts awake. (Handing a tile to the CPU wakes it
     // too, though a ghost's sleep would stay valid.)
-    if (owners_[slot] == TileOwner::kGpu || role == TileOwner::kCpu) {
+    if (stands_still(owners_[slot]) || role == TileOwner::kCpu) {
       wake(slot);
       woken.push_back(slot);
     }
@@ -585,7 +585,7 @@ void SparseGrid::replan() {
   if (keep_all_active_) {
     // Every tile the CPU steps stays listed.
     for (int32_t slot : map_.held()) {
-      if (owners_[slot] != TileOwner::kGpu) wake(slot);
+      if (!stands_still(owners_[slot])) wake(slot);
     }
   }
   take_wake(TileMap::kEmptySlot);
@@ -671,7 +671,7 @@ void SparseGrid::plan_from_candidates(VisitCandidates visit_candidates) {
   // listed once, where it was first visited.
   auto take = [&](int32_t slot) {
     const BandMask bands = take_wake(slot);
-    if (bands == 0 || owners_[slot] == TileOwner::kGpu) return;
+    if (bands == 0 || stands_still(owners_[slot])) return;
     next_active_.push_back(slot);
     next_bands_.push_back(bands);
   };
@@ -719,7 +719,7 @@ void SparseGrid::plan_by_scan() {
     for (size_t slot = first; slot < end; ++slot) {
       const auto s = static_cast<int32_t>(slot);
       const BandMask bands = take_wake(s);
-      if (bands != 0 && owners_[slot] != TileOwner::kGpu) {
+      if (bands != 0 && !stands_still(owners_[slot])) {
         active_.push_back(s);
         active_bands_.push_back(bands);
       }

@@ -41,7 +41,8 @@
 // only within j cells of the GPU tiles after j generations, so a ghost's
 // outer border, 64 cells from them, is exact for 63 generations whether the
 // ghost slept or not. Ownership changes and imports happen between
-// generations and take effect at replan().
+// generations and take effect at replan(). A strip's frozen tiles (kFrozen,
+// see kMaxStripEpoch) stand still as GPU tiles do, for another strip.
 #pragma once
 
 #include <array>
@@ -58,7 +59,13 @@
 
 namespace gol::sparse {
 
-enum class TileOwner : uint8_t { kCpu, kGpu, kGhost };
+enum class TileOwner : uint8_t { kCpu, kGpu, kGhost, kFrozen };
+
+// Whether tiles of `owner` stand still here, stepped elsewhere (on the GPU
+// or by another strip) and refreshed only by import_tile().
+constexpr bool stands_still(TileOwner owner) {
+  return owner == TileOwner::kGpu || owner == TileOwner::kFrozen;
+}
 
 class SparseGrid {
  public:
@@ -170,7 +177,7 @@ class SparseGrid {
   // kMaxStripEpoch generations between exchanges. A strip owns columns
   // [first, last] and, beside each end, holds the next column as ghosts
   // (stepped, never freed) and the one after as frozen copies (TileOwner::
-  // kGpu: never stepped, standing still as the hybrid's GPU tiles do), and
+  // kFrozen: never stepped, standing still as the hybrid's GPU tiles do), and
   // makes no tile beyond. Ghost and frozen columns exact at an epoch's
   // start keep the owned columns exact for 63 generations: what differs
   // from the true world (the frozen tiles standing still, nothing beyond)
@@ -297,7 +304,7 @@ class SparseGrid {
   }
   TileOwner strip_owner(int64_t tx) const {
     if (tx == strip_first_ - 1 || tx == strip_last_ + 1) return TileOwner::kGhost;
-    if (tx == strip_first_ - 2 || tx == strip_last_ + 2) return TileOwner::kGpu;
+    if (tx == strip_first_ - 2 || tx == strip_last_ + 2) return TileOwner::kFrozen;
     return TileOwner::kCpu;
   }
   template <typename Visit>

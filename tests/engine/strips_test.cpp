@@ -144,7 +144,7 @@ TEST(StripGrid, KeepsItsColumnsGhostsAndFrozenCopiesAndMakesNothingBeyond) {
   grid.replan();
   const auto role = [](int64_t tx) {
     if (tx == -1 || tx == 2) return sparse::TileOwner::kGhost;
-    if (tx == -2 || tx == 3) return sparse::TileOwner::kGpu;
+    if (tx == -2 || tx == 3) return sparse::TileOwner::kFrozen;
     return sparse::TileOwner::kCpu;
   };
   for (int32_t slot : grid.map().held()) {
@@ -206,7 +206,7 @@ TEST(StripGrid, MovesItsColumnsWakingOnlyTheFrozenTilesThatStepAgain) {
   EXPECT_EQ(woken_columns, (std::vector<int64_t>{-2, -1}));
   const auto role = [](int64_t tx) {
     if (tx == -2 || tx == 1) return sparse::TileOwner::kGhost;
-    if (tx == 2) return sparse::TileOwner::kGpu;
+    if (tx == 2) return sparse::TileOwner::kFrozen;
     return sparse::TileOwner::kCpu;
   };
   EXPECT_EQ(grid.tile_count(), 5u);
