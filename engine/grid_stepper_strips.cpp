@@ -92,7 +92,7 @@ void exchange_column(sparse::SparseGrid& into, const sparse::SparseGrid& from, i
   // the column (empty, beside a live border), which must then still take
   // `from`'s tile there.
   const int parity = static_cast<int>(into.generation() & 1);
-  for (int32_t there : from.edge_column(column)) {
+  for (int32_t there : from.column_tiles(column, column)) {
     const TileCoord coord = from.map().coord(there);
     int32_t slot = into.map().find(coord);
     if (slot != sparse::TileMap::kAbsent && from.changed_in(there) <= since &&
@@ -106,7 +106,7 @@ void exchange_column(sparse::SparseGrid& into, const sparse::SparseGrid& from, i
     }
   }
   const Tile empty{};
-  for (int32_t slot : into.edge_column(column)) {
+  for (int32_t slot : into.column_tiles(column, column)) {
     if (from.map().find(into.map().coord(slot)) != sparse::TileMap::kAbsent) continue;
     if (into.import_tile(slot, empty, empty)) imported.push_back(slot);
   }

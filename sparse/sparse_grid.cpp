@@ -127,10 +127,8 @@ void SparseGrid::finish_load(bool keep_all_active) {
   tiles_not_cpu_ = 0;
   strip_first_ = -kNoColumnLimit;
   strip_last_ = kNoColumnLimit - 1;
-  edge_slots_.clear();
-  edge_slots_dirty_ = false;
   counting_columns_ = false;
-  column_counts_.clear();
+  column_slots_.clear();
   outcomes_.assign(active_.size(), Outcome{});
   choose_next_plan();
 }
@@ -347,6 +345,7 @@ void SparseGrid::fit_slot_arrays() {
   from_neighbours_.resize(map_.slot_count());
   from_self_.resize(map_.slot_count(), 0);
   owners_.resize(map_.slot_count(), TileOwner::kCpu);
+  column_place_.resize(map_.slot_count());
 }
 
 int32_t SparseGrid::create_awake(TileCoord coord) {
@@ -360,13 +359,10 @@ int32_t SparseGrid::create_awake(TileCoord coord) {
   }
   fit_slot_arrays();
   wake(created);
-  count_column(coord.tx, 1);
+  if (counting_columns_) add_to_column(created, coord.tx);
   owners_[created] = TileOwner::kCpu;
   map_.changed_in(created) = generation_ + 1;
-  if (in_strip_edge(coord.tx)) {
-    edge_slots_.push_back(created);
-    set_owner(created, strip_owner(coord.tx));
-  }
+  if (in_strip_edge(coord.tx)) set_owner(created, strip_owner(coord.tx));
   return created;
 }
 
@@ -424,20 +420,18 @@ std::vector<int32_t> SparseGrid::set_strip_columns(int64_t first, int64_t last) 
   }
   active_.resize(kept);
   active_bands_.resize(kept);
+  const int64_t old_first = strip_first_;
+  const int64_t old_last = strip_last_;
   strip_first_ = first;
   strip_last_ = last;
-  edge_slots_.clear();
-  edge_slots_dirty_ = false;
   std::vector<int32_t> woken;
-  // Freeing a tile changes no slab's layout, so the pass can go on.
-  map_.for_each_held_in_slot_order([&](int32_t slot, TileCoord coord) {
-    const int64_t tx = coord.tx;
+  const auto settle = [&](int32_t slot) {
+    if (!map_.in_use(slot)) return;  // dropped already (the ranges overlap)
+    const int64_t tx = map_.coord(slot).tx;
     if (tx < first - 2 || tx > last + 2) {
       drop_tile(slot);
       return;
     }
-    if (!in_strip_edge(tx) && owners_[slot] == TileOwner::kCpu) return;
-    if (in_strip_edge(tx)) edge_slots_.push_back(slot);
     const TileOwner role = strip_owner(tx);
     if (role == owners_[slot]) return;
     // A frozen tile's wake records were dropped while it stood still: one
@@ -448,7 +442,20 @@ std::vector<int32_t> SparseGrid::set_strip_columns(int64_t first, int64_t last) 
       woken.push_back(slot);
     }
     set_owner(slot, role);
-  });
+  };
+  // Only the columns within two of an end that moved change: those the
+  // strip no longer holds, and those whose role changes.
+  if (first != old_first) {
+    for (int32_t slot :
+         column_tiles(std::min(first, old_first) - 2, std::max(first, old_first) + 2)) {
+      settle(slot);
+    }
+  }
+  if (last != old_last) {
+    for (int32_t slot : column_tiles(std::min(last, old_last) - 2, std::max(last, old_last) + 2)) {
+      settle(slot);
+    }
+  }
   map_.release_empty_slabs();
   return woken;
 }
@@ -463,62 +470,64 @@ void SparseGrid::end_strip() {
   }
   active_.resize(kept);
   active_bands_.resize(kept);
-  for (int32_t slot : edge_slots_) {
-    if (map_.in_use(slot) && owners_[slot] != TileOwner::kCpu) drop_tile(slot);
+  for (int64_t tx : {strip_first_ - 2, strip_first_ - 1, strip_last_ + 1, strip_last_ + 2}) {
+    for (int32_t slot : column_tiles(tx, tx)) drop_tile(slot);
   }
   strip_first_ = -kNoColumnLimit;
   strip_last_ = kNoColumnLimit - 1;
-  edge_slots_.clear();
-  edge_slots_dirty_ = false;
   counting_columns_ = false;
-  column_counts_.clear();
+  column_slots_.clear();
   map_.release_empty_slabs();
 }
 
-void SparseGrid::count_column(int64_t tx, int32_t change) {
-  if (!counting_columns_) return;
-  int32_t& count = column_counts_[tx];
-  count += change;
-  if (count == 0) column_counts_.erase(tx);
+void SparseGrid::add_to_column(int32_t slot, int64_t tx) {
+  std::vector<int32_t>& column = column_slots_[tx];
+  column_place_[static_cast<size_t>(slot)] = static_cast<int32_t>(column.size());
+  column.push_back(slot);
+}
+
+void SparseGrid::remove_from_column(int32_t slot, int64_t tx) {
+  const auto found = column_slots_.find(tx);
+  std::vector<int32_t>& column = found->second;
+  const int32_t place = column_place_[static_cast<size_t>(slot)];
+  column[static_cast<size_t>(place)] = column.back();
+  column_place_[static_cast<size_t>(column.back())] = place;
+  column.pop_back();
+  if (column.empty()) column_slots_.erase(found);
 }
 
 size_t SparseGrid::column_tile_count(int64_t tx) const {
-  const auto found = column_counts_.find(tx);
-  return found == column_counts_.end() ? 0 : static_cast<size_t>(found->second);
+  const auto found = column_slots_.find(tx);
+  return found == column_slots_.end() ? 0 : found->second.size();
 }
 
 void SparseGrid::drop_tile(int32_t slot) {
   take_wake(slot);
   set_owner(slot, TileOwner::kCpu);
   from_self_[slot] = 0;  // set_owner woke it
-  count_column(map_.coord(slot).tx, -1);
+  if (counting_columns_) remove_from_column(slot, map_.coord(slot).tx);
   map_.free(slot);
 }
 
 std::vector<int32_t> SparseGrid::column_tiles(int64_t first, int64_t last) const {
+  GOL_CHECK(counting_columns_);
   std::vector<int32_t> slots;
-  map_.for_each_held_in_slot_order([&](int32_t slot, TileCoord coord) {
-    if (coord.tx >= first && coord.tx <= last) slots.push_back(slot);
-  });
+  const auto take = [&](const std::vector<int32_t>& column) {
+    slots.insert(slots.end(), column.begin(), column.end());
+  };
+  // Column by column where the range is narrower than the columns held;
+  // otherwise over those (a cut may jump across a wide gap).
+  if (static_cast<uint64_t>(last - first) < column_slots_.size()) {
+    for (int64_t tx = first; tx <= last; ++tx) {
+      const auto found = column_slots_.find(tx);
+      if (found != column_slots_.end()) take(found->second);
+    }
+  } else {
+    for (const auto& [tx, column] : column_slots_) {
+      if (tx >= first && tx <= last) take(column);
+    }
+  }
   return slots;
-}
-
-std::vector<int32_t> SparseGrid::edge_column(int64_t tx) const {
-  // Tidied after frees: slots freed or reused elsewhere since, and repeats
-  // (a slot freed and made again in the same column), go.
-  if (edge_slots_dirty_) {
-    std::sort(edge_slots_.begin(), edge_slots_.end());
-    edge_slots_.erase(std::unique(edge_slots_.begin(), edge_slots_.end()), edge_slots_.end());
-    std::erase_if(edge_slots_, [&](int32_t slot) {
-      return !map_.in_use(slot) || !in_strip_edge(map_.coord(slot).tx);
-    });
-    edge_slots_dirty_ = false;
-  }
-  std::vector<int32_t> column;
-  for (int32_t slot : edge_slots_) {
-    if (map_.coord(slot).tx == tx) column.push_back(slot);
-  }
-  return column;
 }
 
 void SparseGrid::create_neighbours(int32_t slot, uint8_t directions) {
@@ -646,10 +655,9 @@ void SparseGrid::finish_generation() {
     for (size_t i = 0; i < stepped; ++i) {
       const int32_t slot = active_[i];
       if (outcomes_[i].maybe_free && owners_[slot] == TileOwner::kCpu && !shows_live_border(slot)) {
-        count_column(map_.coord(slot).tx, -1);
+        if (counting_columns_) remove_from_column(slot, map_.coord(slot).tx);
         map_.free(slot);
         take_wake(slot);
-        edge_slots_dirty_ = true;
       }
     }
   }

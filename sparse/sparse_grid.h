@@ -205,9 +205,6 @@ class SparseGrid {
   // Unlike import_tile(), it wakes nothing else and makes no neighbour: a
   // world moved whole brings its own. Replan once all are in.
   void place_tile(TileCoord coord, const Tile& current, const Tile& previous, BandMask bands);
-  // The held tiles of column `tx`, one of the two columns at either end of
-  // the strip or beyond it (others are not kept track of).
-  std::vector<int32_t> edge_column(int64_t tx) const;
   // Moves the strip's owned columns to [first, last] between epochs (a cut
   // moved by GridStepper): tiles beyond the new ghost and frozen columns
   // go, and those in the ends' columns take their new roles. A frozen tile
@@ -224,9 +221,9 @@ class SparseGrid {
   void end_strip();
   int64_t strip_first() const { return strip_first_; }
   int64_t strip_last() const { return strip_last_; }
-  // A strip's held tiles in column `tx` (kept count of while a strip).
+  // A strip's held tiles in column `tx`, and in columns [first, last] in
+  // no set order (a strip keeps them by column; a whole plane does not).
   size_t column_tile_count(int64_t tx) const;
-  // The held tiles of columns [first, last], in no set order.
   std::vector<int32_t> column_tiles(int64_t first, int64_t last) const;
   // The generation (counted from 1) in which `slot` last changed (differed
   // from two generations before) or was made; 0 if never since load().
@@ -292,15 +289,15 @@ class SparseGrid {
   static void check_load_memory(const CellSet& cells, const Topology& topology);
   void fit_slot_arrays();
   int32_t create_awake(TileCoord coord);
-  // Notes a tile made (+1) or freed (-1) in column `tx`, for a strip.
-  void count_column(int64_t tx, int32_t change);
+  // A strip's tile made in, or freed from, column `tx`.
+  void add_to_column(int32_t slot, int64_t tx);
+  void remove_from_column(int32_t slot, int64_t tx);
   // Frees a held tile whatever it holds, with its wake records and role.
   void drop_tile(int32_t slot);
-  // Of a strip's columns: the two at each end of those it owns and the two
-  // beyond each (ghost, then frozen).
+  // Of a strip's columns: the ghost and frozen ones beyond its ends.
   bool in_strip_edge(int64_t tx) const {
-    return (tx >= strip_first_ - 2 && tx <= strip_first_ + 1) ||
-           (tx >= strip_last_ - 1 && tx <= strip_last_ + 2);
+    return tx == strip_first_ - 2 || tx == strip_first_ - 1 || tx == strip_last_ + 1 ||
+           tx == strip_last_ + 2;
   }
   TileOwner strip_owner(int64_t tx) const {
     if (tx == strip_first_ - 1 || tx == strip_last_ + 1) return TileOwner::kGhost;
@@ -332,15 +329,13 @@ class SparseGrid {
   size_t tiles_not_cpu_ = 0;            // slots whose owner is not kCpu
   std::vector<int32_t> torus_slots_;    // see torus_slots()
   std::vector<TileCoord> beyond_edge_;  // see beyond_edge()
-  // The strip's owned columns (see start_empty_plane()), and the slots made in
-  // its edge columns since (some since freed or reused, when dirty).
+  // The strip's owned columns (see start_empty_plane()), and while a strip
+  // its held tiles by column, with each slot's place in its column's list.
   int64_t strip_first_ = -kNoColumnLimit;
   int64_t strip_last_ = kNoColumnLimit - 1;
-  mutable std::vector<int32_t> edge_slots_;
-  mutable bool edge_slots_dirty_ = false;
-  // A strip's held tiles by column (column_tile_count()).
   bool counting_columns_ = false;
-  std::unordered_map<int64_t, int32_t> column_counts_;
+  std::unordered_map<int64_t, std::vector<int32_t>> column_slots_;
+  std::vector<int32_t> column_place_;  // by slot
 };
 
 }  // namespace gol::sparse

@@ -128,20 +128,6 @@ class TileMap {
   // The slots of the tiles held now, in no particular order: what passes
   // over the whole world walk, so they cost the tiles held, not the slots.
   std::span<const int32_t> held() const { return held_; }
-  // Calls visit(slot, coord) for each tile held, in slot order: a pass
-  // that reads only coordinates streams through each slab's, where held()
-  // jumps between slabs at every step.
-  template <typename Visit>
-  void for_each_held_in_slot_order(Visit visit) const {
-    for (size_t slab_index = 0; slab_index < slabs_.size(); ++slab_index) {
-      const Slab* slab = slabs_[slab_index];
-      if (slab == nullptr) continue;
-      for (int32_t at = 0; at < kSlabSlots; ++at) {
-        const auto slot = static_cast<int32_t>(slab_index << kSlabBits) | at;
-        if (slab->in_use[at] != 0 && slot != kEmptySlot) visit(slot, slab->coords[at]);
-      }
-    }
-  }
   // Slabs mapped now (each kSlabSlots slots), for memory accounting.
   size_t slabs_mapped() const { return slabs_mapped_; }
 

@@ -154,8 +154,8 @@ TEST(StripGrid, KeepsItsColumnsGhostsAndFrozenCopiesAndMakesNothingBeyond) {
     EXPECT_EQ(grid.owner(slot), role(tx)) << "column " << tx;
   }
   EXPECT_FALSE(grid.all_cpu());
-  for (int64_t tx : {-2, -1, 0, 2, 3}) EXPECT_EQ(grid.edge_column(tx).size(), 1u) << tx;
-  EXPECT_EQ(grid.edge_column(1).size(), 2u);  // the blinker's tile and the glider's
+  for (int64_t tx : {-2, -1, 0, 2, 3}) EXPECT_EQ(grid.column_tiles(tx, tx).size(), 1u) << tx;
+  EXPECT_EQ(grid.column_tiles(1, 1).size(), 2u);  // the blinker's tile and the glider's
   // The glider crosses the ghost column (its tiles made as it comes) into
   // the frozen one, where it stands still; nothing is made beyond.
   GridStepper stepper(1, cpu::SimdLibrary::kHighway);
@@ -166,7 +166,7 @@ TEST(StripGrid, KeepsItsColumnsGhostsAndFrozenCopiesAndMakesNothingBeyond) {
     EXPECT_LE(tx, 3);
     EXPECT_EQ(grid.owner(slot), role(tx)) << "column " << tx;
   }
-  EXPECT_GE(grid.edge_column(2).size(), 2u);
+  EXPECT_GE(grid.column_tiles(2, 2).size(), 2u);
   EXPECT_TRUE(grid.beyond_edge().empty());
   // Moved back as a merge moves it (its own tiles only), all are owned.
   sparse::SparseGrid merged;
@@ -219,8 +219,8 @@ TEST(StripGrid, MovesItsColumnsWakingOnlyTheFrozenTilesThatStepAgain) {
   for (int64_t tx = -2; tx <= 2; ++tx) EXPECT_EQ(grid.column_tile_count(tx), 1u) << tx;
   EXPECT_EQ(grid.column_tile_count(3), 0u);   // dropped
   EXPECT_EQ(world.column_tile_count(0), 0u);  // a whole plane keeps no count
-  EXPECT_EQ(grid.edge_column(2).size(), 1u);
-  EXPECT_TRUE(grid.edge_column(3).empty());
+  EXPECT_EQ(grid.column_tiles(2, 2).size(), 1u);
+  EXPECT_TRUE(grid.column_tiles(3, 3).empty());
   grid.replan_near(woken);
   ASSERT_EQ(grid.active().size(), 2u);
   // The blocks stay as they are, stepped or not.
