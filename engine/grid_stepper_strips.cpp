@@ -362,10 +362,7 @@ int64_t GridStepper::balanced_cut(const sparse::SparseGrid& west, const sparse::
   // save over kMoveHorizon generations pays for moving their tiles.
   const auto take = [&](const sparse::SparseGrid& giver, int64_t column, uint64_t work) {
     if (static_cast<double>(work) >= 2 * (to_move - moved)) return false;
-    size_t more = 0;
-    for (int64_t c = std::min(column, to); c <= std::max(column, to - 1); ++c) {
-      more += giver.column_tile_count(c);
-    }
+    const size_t more = giver.column_tile_count(std::min(column, to), std::max(column, to - 1));
     if ((moved + static_cast<double>(work)) * kMoveHorizon <
         static_cast<double>(kTileMoveWork * (tiles + more))) {
       return false;

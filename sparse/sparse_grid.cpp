@@ -496,9 +496,26 @@ void SparseGrid::remove_from_column(int32_t slot, int64_t tx) {
   if (column.empty()) column_slots_.erase(found);
 }
 
-size_t SparseGrid::column_tile_count(int64_t tx) const {
-  const auto found = column_slots_.find(tx);
-  return found == column_slots_.end() ? 0 : found->second.size();
+template <typename Visit>
+void SparseGrid::for_each_column(int64_t first, int64_t last, Visit visit) const {
+  // Column by column where the range is narrower than the columns held;
+  // otherwise over those (a cut may jump across a wide gap).
+  if (static_cast<uint64_t>(last - first) < column_slots_.size()) {
+    for (int64_t tx = first; tx <= last; ++tx) {
+      const auto found = column_slots_.find(tx);
+      if (found != column_slots_.end()) visit(found->second);
+    }
+  } else {
+    for (const auto& [tx, column] : column_slots_) {
+      if (tx >= first && tx <= last) visit(column);
+    }
+  }
+}
+
+size_t SparseGrid::column_tile_count(int64_t first, int64_t last) const {
+  size_t count = 0;
+  for_each_column(first, last, [&](const std::vector<int32_t>& column) { count += column.size(); });
+  return count;
 }
 
 void SparseGrid::drop_tile(int32_t slot) {
@@ -512,21 +529,9 @@ void SparseGrid::drop_tile(int32_t slot) {
 std::vector<int32_t> SparseGrid::column_tiles(int64_t first, int64_t last) const {
   GOL_CHECK(counting_columns_);
   std::vector<int32_t> slots;
-  const auto take = [&](const std::vector<int32_t>& column) {
+  for_each_column(first, last, [&](const std::vector<int32_t>& column) {
     slots.insert(slots.end(), column.begin(), column.end());
-  };
-  // Column by column where the range is narrower than the columns held;
-  // otherwise over those (a cut may jump across a wide gap).
-  if (static_cast<uint64_t>(last - first) < column_slots_.size()) {
-    for (int64_t tx = first; tx <= last; ++tx) {
-      const auto found = column_slots_.find(tx);
-      if (found != column_slots_.end()) take(found->second);
-    }
-  } else {
-    for (const auto& [tx, column] : column_slots_) {
-      if (tx >= first && tx <= last) take(column);
-    }
-  }
+  });
   return slots;
 }
 

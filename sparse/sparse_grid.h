@@ -221,9 +221,10 @@ class SparseGrid {
   void end_strip();
   int64_t strip_first() const { return strip_first_; }
   int64_t strip_last() const { return strip_last_; }
-  // A strip's held tiles in column `tx`, and in columns [first, last] in
+  // A strip's held tiles in columns [first, last]: how many, and which in
   // no set order (a strip keeps them by column; a whole plane does not).
-  size_t column_tile_count(int64_t tx) const;
+  // Either costs the columns in the range or the columns held, the fewer.
+  size_t column_tile_count(int64_t first, int64_t last) const;
   std::vector<int32_t> column_tiles(int64_t first, int64_t last) const;
   // The generation (counted from 1) in which `slot` last changed (differed
   // from two generations before) or was made; 0 if never since load().
@@ -292,6 +293,9 @@ class SparseGrid {
   // A strip's tile made in, or freed from, column `tx`.
   void add_to_column(int32_t slot, int64_t tx);
   void remove_from_column(int32_t slot, int64_t tx);
+  // visit(slots) for each column of [first, last] holding tiles.
+  template <typename Visit>
+  void for_each_column(int64_t first, int64_t last, Visit visit) const;
   // Frees a held tile whatever it holds, with its wake records and role.
   void drop_tile(int32_t slot);
   // Of a strip's columns: the ghost and frozen ones beyond its ends.

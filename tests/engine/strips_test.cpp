@@ -216,9 +216,14 @@ TEST(StripGrid, MovesItsColumnsWakingOnlyTheFrozenTilesThatStepAgain) {
     EXPECT_EQ(grid.owner(slot), role(tx)) << tx;
   }
   EXPECT_EQ(grid.column_tiles(-2, 0).size(), 3u);
-  for (int64_t tx = -2; tx <= 2; ++tx) EXPECT_EQ(grid.column_tile_count(tx), 1u) << tx;
-  EXPECT_EQ(grid.column_tile_count(3), 0u);   // dropped
-  EXPECT_EQ(world.column_tile_count(0), 0u);  // a whole plane keeps no count
+  for (int64_t tx = -2; tx <= 2; ++tx) EXPECT_EQ(grid.column_tile_count(tx, tx), 1u) << tx;
+  EXPECT_EQ(grid.column_tile_count(3, 3), 0u);   // dropped
+  EXPECT_EQ(world.column_tile_count(0, 0), 0u);  // a whole plane keeps no count
+  // A range as wide as the plane is counted over the columns held, not
+  // column by column (a cut may move across a gap that wide).
+  EXPECT_EQ(grid.column_tile_count(-sparse::SparseGrid::kNoColumnLimit,
+                                   sparse::SparseGrid::kNoColumnLimit - 1),
+            5u);
   EXPECT_EQ(grid.column_tiles(2, 2).size(), 1u);
   EXPECT_TRUE(grid.column_tiles(3, 3).empty());
   grid.replan_near(woken);
