@@ -50,6 +50,8 @@ constexpr double kImbalance = 0.05;
 // kPaceRange times slower or faster (an epoch of a small world lasts a
 // hundred microseconds, which one interruption of its thread can double).
 constexpr double kPaceMemory = 0.875;
+constexpr double kPaceDeadZone = 1.3;
+constexpr double kPaceRange = 4;
 // A cut moves only where the work it hands over, over kMoveHorizon
 // generations, pays for moving the tiles of the columns it hands over,
 // each costing about kTileMoveWork units of work (moving a tile takes
@@ -59,8 +61,6 @@ constexpr double kPaceMemory = 0.875;
 // few active ones.
 constexpr double kMoveHorizon = 1024;
 constexpr size_t kTileMoveWork = 256;
-constexpr double kPaceDeadZone = 1.3;
-constexpr double kPaceRange = 4;
 
 // The first column of each strip but the first: the active tiles' columns
 // cut into `strips` near-equal shares, fewer where one column holds more
@@ -136,8 +136,8 @@ void copy_columns(sparse::SparseGrid& into, const sparse::SparseGrid& from, int6
       continue;
     }
     const auto bands = planned.find(there);
-    into.place_tile(coord, current, previous, bands == planned.end() ? 0 : bands->second);
-    const int32_t placed = into.map().find(coord);
+    const int32_t placed =
+        into.place_tile(coord, current, previous, bands == planned.end() ? 0 : bands->second);
     if (placed != sparse::TileMap::kAbsent) touched.push_back(placed);
   }
   const Tile empty{};
@@ -327,10 +327,6 @@ void GridStepper::step_strip_alone(sparse::SparseGrid& strip, const Rule& rule,
     tally.last = count;
   }
 }
-
-}  // namespace gol
-
-namespace gol {
 
 double GridStepper::relative_pace(double west_seconds, double west_work, double east_seconds,
                                   double east_work) {

@@ -393,17 +393,30 @@ void SparseGrid::drain(const TileMover& visit) {
   start_empty_plane(generation_);
 }
 
-void SparseGrid::place_tile(TileCoord coord, const Tile& current, const Tile& previous,
-                            BandMask bands) {
+int32_t SparseGrid::place_tile(TileCoord coord, const Tile& current, const Tile& previous,
+                               BandMask bands) {
   int32_t slot = map_.find(coord);
   if (slot == TileMap::kAbsent) slot = create_awake(coord);
-  if (slot == TileMap::kAbsent) return;  // beyond this strip
+  if (slot == TileMap::kAbsent) return slot;  // beyond this strip
   const int parity = current_parity();
   map_.tile(parity, slot) = current;
   map_.tile(parity ^ 1, slot) = previous;
   map_.summary(parity, slot) = summarise(current);
   map_.summary(parity ^ 1, slot) = summarise(previous);
   from_self_[slot] = bands;
+  return slot;
+}
+
+template <typename Unlist>
+void SparseGrid::unlist_active_if(Unlist unlist) {
+  size_t kept = 0;
+  for (size_t i = 0; i < active_.size(); ++i) {
+    if (unlist(active_[i])) continue;
+    active_[kept] = active_[i];
+    active_bands_[kept++] = active_bands_[i];
+  }
+  active_.resize(kept);
+  active_bands_.resize(kept);
 }
 
 std::vector<int32_t> SparseGrid::set_strip_columns(int64_t first, int64_t last) {
@@ -412,14 +425,7 @@ std::vector<int32_t> SparseGrid::set_strip_columns(int64_t first, int64_t last) 
     const int64_t tx = map_.coord(slot).tx;
     return tx < first - 2 || tx > last + 2;
   };
-  size_t kept = 0;
-  for (size_t i = 0; i < active_.size(); ++i) {
-    if (beyond(active_[i])) continue;
-    active_[kept] = active_[i];
-    active_bands_[kept++] = active_bands_[i];
-  }
-  active_.resize(kept);
-  active_bands_.resize(kept);
+  unlist_active_if(beyond);
   const int64_t old_first = strip_first_;
   const int64_t old_last = strip_last_;
   strip_first_ = first;
@@ -427,12 +433,11 @@ std::vector<int32_t> SparseGrid::set_strip_columns(int64_t first, int64_t last) 
   std::vector<int32_t> woken;
   const auto settle = [&](int32_t slot) {
     if (!map_.in_use(slot)) return;  // dropped already (the ranges overlap)
-    const int64_t tx = map_.coord(slot).tx;
-    if (tx < first - 2 || tx > last + 2) {
+    if (beyond(slot)) {
       drop_tile(slot);
       return;
     }
-    const TileOwner role = strip_owner(tx);
+    const TileOwner role = strip_owner(map_.coord(slot).tx);
     if (role == owners_[slot]) return;
     // A frozen tile's wake records were dropped while it stood still: one
     // that steps again starts awake. (Handing a tile to the CPU wakes it
@@ -462,14 +467,7 @@ std::vector<int32_t> SparseGrid::set_strip_columns(int64_t first, int64_t last) 
 
 void SparseGrid::end_strip() {
   GOL_CHECK(!map_.is_torus());
-  size_t kept = 0;
-  for (size_t i = 0; i < active_.size(); ++i) {
-    if (owners_[active_[i]] != TileOwner::kCpu) continue;
-    active_[kept] = active_[i];
-    active_bands_[kept++] = active_bands_[i];
-  }
-  active_.resize(kept);
-  active_bands_.resize(kept);
+  unlist_active_if([&](int32_t slot) { return owners_[slot] != TileOwner::kCpu; });
   for (int64_t tx : {strip_first_ - 2, strip_first_ - 1, strip_last_ + 1, strip_last_ + 2}) {
     for (int32_t slot : column_tiles(tx, tx)) drop_tile(slot);
   }
@@ -486,8 +484,9 @@ void SparseGrid::add_to_column(int32_t slot, int64_t tx) {
   column.push_back(slot);
 }
 
-void SparseGrid::remove_from_column(int32_t slot, int64_t tx) {
-  const auto found = column_slots_.find(tx);
+void SparseGrid::remove_from_column(int32_t slot) {
+  if (!counting_columns_) return;
+  const auto found = column_slots_.find(map_.coord(slot).tx);
   std::vector<int32_t>& column = found->second;
   const int32_t place = column_place_[static_cast<size_t>(slot)];
   column[static_cast<size_t>(place)] = column.back();
@@ -522,7 +521,7 @@ void SparseGrid::drop_tile(int32_t slot) {
   take_wake(slot);
   set_owner(slot, TileOwner::kCpu);
   from_self_[slot] = 0;  // set_owner woke it
-  if (counting_columns_) remove_from_column(slot, map_.coord(slot).tx);
+  remove_from_column(slot);
   map_.free(slot);
 }
 
@@ -660,7 +659,7 @@ void SparseGrid::finish_generation() {
     for (size_t i = 0; i < stepped; ++i) {
       const int32_t slot = active_[i];
       if (outcomes_[i].maybe_free && owners_[slot] == TileOwner::kCpu && !shows_live_border(slot)) {
-        if (counting_columns_) remove_from_column(slot, map_.coord(slot).tx);
+        remove_from_column(slot);
         map_.free(slot);
         take_wake(slot);
       }

@@ -203,8 +203,9 @@ class SparseGrid {
   // Puts in a tile drained from another grid at the same generation, as it
   // was there: both generations, stepping `bands` next (asleep if none).
   // Unlike import_tile(), it wakes nothing else and makes no neighbour: a
-  // world moved whole brings its own. Replan once all are in.
-  void place_tile(TileCoord coord, const Tile& current, const Tile& previous, BandMask bands);
+  // world moved whole brings its own. Replan once all are in. Returns its
+  // slot, or kAbsent beyond a strip's frozen columns.
+  int32_t place_tile(TileCoord coord, const Tile& current, const Tile& previous, BandMask bands);
   // Moves the strip's owned columns to [first, last] between epochs (a cut
   // moved by GridStepper): tiles beyond the new ghost and frozen columns
   // go, and those in the ends' columns take their new roles. A frozen tile
@@ -292,7 +293,10 @@ class SparseGrid {
   int32_t create_awake(TileCoord coord);
   // A strip's tile made in, or freed from, column `tx`.
   void add_to_column(int32_t slot, int64_t tx);
-  void remove_from_column(int32_t slot, int64_t tx);
+  void remove_from_column(int32_t slot);  // no-op on a whole plane
+  // Takes the active tiles for which unlist(slot) holds off the list.
+  template <typename Unlist>
+  void unlist_active_if(Unlist unlist);
   // visit(slots) for each column of [first, last] holding tiles.
   template <typename Visit>
   void for_each_column(int64_t first, int64_t last, Visit visit) const;
