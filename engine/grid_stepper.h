@@ -90,20 +90,6 @@ class GridStepper {
   // and sets `last_stepped`.
   uint64_t step_strips(sparse::SparseGrid& grid, const Rule& rule, uint64_t generations,
                        size_t strips, uint64_t& last_stepped);
-  // Between epochs, a cut may move so that the strips either side take
-  // about equal time. `west_time` and `east_time`: the work each did in its
-  // last epoch at its pace, `west_pace` the west's relative to the east's.
-  // Returns the column to move the cut to (`cut` to leave it), handing
-  // whole columns of the slower strip's active tiles to the other, sized
-  // by what they plan to step next; each strip keeps two columns or more.
-  static int64_t balanced_cut(const sparse::SparseGrid& west, const sparse::SparseGrid& east,
-                              int64_t cut, double west_time, double east_time, double west_pace);
-  // The west strip's pace (seconds per unit of work) relative to the
-  // east's, 1 where they are near or not known.
-  static double relative_pace(double west_seconds, double west_work, double east_seconds,
-                              double east_work);
-  // Moves the cut between two strips fresh from an exchange to `to`.
-  static void move_cut(sparse::SparseGrid& west, sparse::SparseGrid& east, int64_t cut, int64_t to);
   // What one strip's thread counts while stepping it.
   struct StripTally {
     uint64_t tiles = 0;

@@ -166,6 +166,89 @@ uint64_t total_work(const std::map<int64_t, uint64_t>& work) {
   return total;
 }
 
+// The west strip's pace (seconds per unit of work) relative to the
+// east's, 1 where they are near or not known.
+double relative_pace(double west_seconds, double west_work, double east_seconds, double east_work) {
+  if (!(west_seconds > 0 && west_work > 0 && east_seconds > 0 && east_work > 0)) return 1;
+  const double pace = (west_seconds / west_work) / (east_seconds / east_work);
+  if (pace < kPaceDeadZone && pace > 1 / kPaceDeadZone) return 1;
+  return std::clamp(pace, 1 / kPaceRange, kPaceRange);
+}
+
+// Between epochs, a cut may move so that the strips either side take
+// about equal time. `west_time` and `east_time`: the work each did in its
+// last epoch at its pace, `west_pace` the west's relative to the east's.
+// Returns the column to move the cut to (`cut` to leave it), handing
+// whole columns of the slower strip's active tiles to the other, sized
+// by what they plan to step next; each strip keeps two columns or more.
+int64_t balanced_cut(const sparse::SparseGrid& west, const sparse::SparseGrid& east, int64_t cut,
+                     double west_time, double east_time, double west_pace) {
+  if (!(west_time + east_time > 0)) return cut;
+  const double imbalance = (west_time - east_time) / (west_time + east_time);
+  if (!(std::abs(imbalance) > kImbalance)) return cut;
+  const std::map<int64_t, uint64_t> west_columns = column_work(west);
+  const std::map<int64_t, uint64_t> east_columns = column_work(east);
+  // The work to hand over, in what the strips plan to step next: as much
+  // as evens out their times at their paces.
+  const double to_move = std::abs(imbalance) *
+                         (west_pace * static_cast<double>(total_work(west_columns)) +
+                          static_cast<double>(total_work(east_columns))) /
+                         (west_pace + 1);
+  double moved = 0;
+  size_t tiles = 0;  // held in the columns handed over
+  int64_t to = cut;
+  // Whether the columns from the cut up to `column` (whose active tiles
+  // plan `work`) go: while they bring the two nearer, and while what they
+  // save over kMoveHorizon generations pays for moving their tiles.
+  const auto take = [&](const sparse::SparseGrid& giver, int64_t column, uint64_t work) {
+    if (static_cast<double>(work) >= 2 * (to_move - moved)) return false;
+    const size_t more = giver.column_tile_count(std::min(column, to), std::max(column, to - 1));
+    if ((moved + static_cast<double>(work)) * kMoveHorizon <
+        static_cast<double>(kTileMoveWork * (tiles + more))) {
+      return false;
+    }
+    moved += static_cast<double>(work);
+    tiles += more;
+    return true;
+  };
+  if (imbalance > 0) {
+    // The cut moves west: the east strip takes the west's columns nearest
+    // it; the west keeps two or more.
+    for (auto it = west_columns.lower_bound(cut); it != west_columns.begin();) {
+      --it;
+      if (it->first < west.strip_first() + 2 || !take(west, it->first, it->second)) break;
+      to = it->first;
+    }
+  } else {
+    for (auto it = east_columns.lower_bound(cut); it != east_columns.end(); ++it) {
+      if (it->first + 1 > east.strip_last() - 1 || !take(east, it->first, it->second)) break;
+      to = it->first + 1;
+    }
+  }
+  return to;
+}
+
+// Moves the cut between two strips fresh from an exchange to `to`.
+void move_cut(sparse::SparseGrid& west, sparse::SparseGrid& east, int64_t cut, int64_t to) {
+  const int64_t west_first = west.strip_first();
+  const int64_t east_last = east.strip_last();
+  std::vector<int32_t> west_touched;
+  std::vector<int32_t> east_touched;
+  if (to > cut) {
+    // The west strip gains columns [cut, to - 1], and ghosts and freezes
+    // the two after, all the east's own.
+    west_touched = west.set_strip_columns(west_first, to - 1);
+    copy_columns(west, east, cut, to + 1, west_touched);
+    east_touched = east.set_strip_columns(to, east_last);
+  } else {
+    east_touched = east.set_strip_columns(to, east_last);
+    copy_columns(east, west, to - 2, cut - 1, east_touched);
+    west_touched = west.set_strip_columns(west_first, to - 1);
+  }
+  west.replan_near(west_touched);
+  east.replan_near(east_touched);
+}
+
 }  // namespace
 
 size_t GridStepper::strip_count(const sparse::SparseGrid& grid, uint64_t generations) const {
@@ -326,83 +409,6 @@ void GridStepper::step_strip_alone(sparse::SparseGrid& strip, const Rule& rule,
     tally.tiles += count;
     tally.last = count;
   }
-}
-
-double GridStepper::relative_pace(double west_seconds, double west_work, double east_seconds,
-                                  double east_work) {
-  if (!(west_seconds > 0 && west_work > 0 && east_seconds > 0 && east_work > 0)) return 1;
-  const double pace = (west_seconds / west_work) / (east_seconds / east_work);
-  if (pace < kPaceDeadZone && pace > 1 / kPaceDeadZone) return 1;
-  return std::clamp(pace, 1 / kPaceRange, kPaceRange);
-}
-
-int64_t GridStepper::balanced_cut(const sparse::SparseGrid& west, const sparse::SparseGrid& east,
-                                  int64_t cut, double west_time, double east_time,
-                                  double west_pace) {
-  if (!(west_time + east_time > 0)) return cut;
-  const double imbalance = (west_time - east_time) / (west_time + east_time);
-  if (!(std::abs(imbalance) > kImbalance)) return cut;
-  const std::map<int64_t, uint64_t> west_columns = column_work(west);
-  const std::map<int64_t, uint64_t> east_columns = column_work(east);
-  // The work to hand over, in what the strips plan to step next: as much
-  // as evens out their times at their paces.
-  const double to_move = std::abs(imbalance) *
-                         (west_pace * static_cast<double>(total_work(west_columns)) +
-                          static_cast<double>(total_work(east_columns))) /
-                         (west_pace + 1);
-  double moved = 0;
-  size_t tiles = 0;  // held in the columns handed over
-  int64_t to = cut;
-  // Whether the columns from the cut up to `column` (whose active tiles
-  // plan `work`) go: while they bring the two nearer, and while what they
-  // save over kMoveHorizon generations pays for moving their tiles.
-  const auto take = [&](const sparse::SparseGrid& giver, int64_t column, uint64_t work) {
-    if (static_cast<double>(work) >= 2 * (to_move - moved)) return false;
-    const size_t more = giver.column_tile_count(std::min(column, to), std::max(column, to - 1));
-    if ((moved + static_cast<double>(work)) * kMoveHorizon <
-        static_cast<double>(kTileMoveWork * (tiles + more))) {
-      return false;
-    }
-    moved += static_cast<double>(work);
-    tiles += more;
-    return true;
-  };
-  if (imbalance > 0) {
-    // The cut moves west: the east strip takes the west's columns nearest
-    // it; the west keeps two or more.
-    for (auto it = west_columns.lower_bound(cut); it != west_columns.begin();) {
-      --it;
-      if (it->first < west.strip_first() + 2 || !take(west, it->first, it->second)) break;
-      to = it->first;
-    }
-  } else {
-    for (auto it = east_columns.lower_bound(cut); it != east_columns.end(); ++it) {
-      if (it->first + 1 > east.strip_last() - 1 || !take(east, it->first, it->second)) break;
-      to = it->first + 1;
-    }
-  }
-  return to;
-}
-
-void GridStepper::move_cut(sparse::SparseGrid& west, sparse::SparseGrid& east, int64_t cut,
-                           int64_t to) {
-  const int64_t west_first = west.strip_first();
-  const int64_t east_last = east.strip_last();
-  std::vector<int32_t> west_touched;
-  std::vector<int32_t> east_touched;
-  if (to > cut) {
-    // The west strip gains columns [cut, to - 1], and ghosts and freezes
-    // the two after, all the east's own.
-    west_touched = west.set_strip_columns(west_first, to - 1);
-    copy_columns(west, east, cut, to + 1, west_touched);
-    east_touched = east.set_strip_columns(to, east_last);
-  } else {
-    east_touched = east.set_strip_columns(to, east_last);
-    copy_columns(east, west, to - 2, cut - 1, east_touched);
-    west_touched = west.set_strip_columns(west_first, to - 1);
-  }
-  west.replan_near(west_touched);
-  east.replan_near(east_touched);
 }
 
 }  // namespace gol
