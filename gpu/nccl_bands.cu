@@ -11,12 +11,15 @@
 // halos write disjoint rows of the next buffer, and nothing writes the
 // buffer a round reads.
 #include <cuda_runtime.h>
+#include <dlfcn.h>
 #include <nccl.h>
 
 #include <array>
 #include <cstdlib>
+#include <memory>
 #include <numeric>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "engine/core/error.h"
@@ -35,11 +38,76 @@ namespace {
 
 static_assert(kBandHaloRows <= kMultiStepGenerations, "a round is one launch a window");
 
+// NCCL's entry points, loaded on the first band run rather than linked:
+// loading libnccl costs every gol process about 4 ms at start, and only
+// --gpus uses it. The soname is looked up first (LD_LIBRARY_PATH, the system's
+// paths), then the library this build was configured with.
+class Nccl {
+ public:
+  // The loaded library, or null with why it could not be loaded.
+  static const Nccl* get(std::string* why) {
+    static const Loaded loaded = load();
+    if (loaded.api == nullptr && why != nullptr) *why = loaded.error;
+    return loaded.api.get();
+  }
+
+  decltype(&ncclCommInitAll) comm_init_all;
+  decltype(&ncclCommDestroy) comm_destroy;
+  decltype(&ncclGroupStart) group_start;
+  decltype(&ncclGroupEnd) group_end;
+  decltype(&ncclSend) send;
+  decltype(&ncclRecv) recv;
+  decltype(&ncclGetErrorString) error_string;
+  decltype(&ncclGetLastError) last_error;
+
+ private:
+  struct Loaded {
+    std::unique_ptr<Nccl> api;
+    std::string error;
+  };
+
+  static Loaded load() {
+    std::string tried;
+    for (const char* name : {"libnccl.so.2", GOL_NCCL_LIBRARY_PATH}) {
+      void* library = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+      if (library == nullptr) {
+        tried += std::string(tried.empty() ? "" : "; ") + dlerror();
+        continue;
+      }
+      auto api = std::make_unique<Nccl>();
+      std::string missing;
+      auto bind = [&](auto& entry, const char* symbol) {
+        entry = reinterpret_cast<std::remove_reference_t<decltype(entry)>>(dlsym(library, symbol));
+        if (entry == nullptr) missing += std::string(missing.empty() ? "" : ", ") + symbol;
+      };
+      bind(api->comm_init_all, "ncclCommInitAll");
+      bind(api->comm_destroy, "ncclCommDestroy");
+      bind(api->group_start, "ncclGroupStart");
+      bind(api->group_end, "ncclGroupEnd");
+      bind(api->send, "ncclSend");
+      bind(api->recv, "ncclRecv");
+      bind(api->error_string, "ncclGetErrorString");
+      bind(api->last_error, "ncclGetLastError");
+      if (missing.empty()) return {std::move(api), ""};
+      tried += std::string(tried.empty() ? "" : "; ") + name + " lacks " + missing;
+    }
+    return {nullptr,
+            "NCCL could not be loaded (expected libnccl.so.2, version 2.19 or later): " + tried};
+  }
+};
+
+const Nccl& nccl() {
+  std::string why;
+  const Nccl* api = Nccl::get(&why);
+  if (api == nullptr) throw RuntimeError(why);
+  return *api;
+}
+
 void check_nccl(ncclResult_t result, const char* expression) {
   if (result == ncclSuccess) return;
-  const char* detail = ncclGetLastError(nullptr);
+  const char* detail = nccl().last_error(nullptr);
   throw RuntimeError(
-      std::string("NCCL error in ") + expression + ": " + ncclGetErrorString(result) +
+      std::string("NCCL error in ") + expression + ": " + nccl().error_string(result) +
       (detail != nullptr && *detail != '\0' ? std::string(" (") + detail + ")" : ""));
 }
 #define GOL_NCCL_CHECK(call) check_nccl((call), #call)
@@ -91,10 +159,10 @@ class NcclComms {
     setenv("NCCL_NVLS_ENABLE", "0", 1);
     std::vector<int> devices(static_cast<size_t>(count));
     std::iota(devices.begin(), devices.end(), 0);
-    GOL_NCCL_CHECK(ncclCommInitAll(comms_.data(), count, devices.data()));
+    GOL_NCCL_CHECK(nccl().comm_init_all(comms_.data(), count, devices.data()));
   }
   ~NcclComms() {
-    for (ncclComm_t comm : comms_) ncclCommDestroy(comm);
+    for (ncclComm_t comm : comms_) nccl().comm_destroy(comm);
   }
   NcclComms(const NcclComms&) = delete;
   NcclComms& operator=(const NcclComms&) = delete;
@@ -338,19 +406,20 @@ class NcclBands final : public GpuBands {
   // band itself, and its first rows become its own lower halo.
   void exchange_halos() {
     const size_t count = strips_.front()->words(kBandHaloRows);
-    GOL_NCCL_CHECK(ncclGroupStart());
+    GOL_NCCL_CHECK(nccl().group_start());
     for (size_t i = 0; i < strips_.size(); ++i) {
       const BandStrip& s = *strips_[i];
       const int64_t rows = s.band().rows;
       const ncclComm_t comm = comms_[i];
       GOL_NCCL_CHECK(
-          ncclSend(s.next_row(kBandHaloRows), count, ncclUint32, above(i), comm, s.exchange()));
-      GOL_NCCL_CHECK(ncclSend(s.next_row(rows), count, ncclUint32, below(i), comm, s.exchange()));
-      GOL_NCCL_CHECK(ncclRecv(s.next_row(rows + kBandHaloRows), count, ncclUint32, below(i), comm,
-                              s.exchange()));
-      GOL_NCCL_CHECK(ncclRecv(s.next_row(0), count, ncclUint32, above(i), comm, s.exchange()));
+          nccl().send(s.next_row(kBandHaloRows), count, ncclUint32, above(i), comm, s.exchange()));
+      GOL_NCCL_CHECK(
+          nccl().send(s.next_row(rows), count, ncclUint32, below(i), comm, s.exchange()));
+      GOL_NCCL_CHECK(nccl().recv(s.next_row(rows + kBandHaloRows), count, ncclUint32, below(i),
+                                 comm, s.exchange()));
+      GOL_NCCL_CHECK(nccl().recv(s.next_row(0), count, ncclUint32, above(i), comm, s.exchange()));
     }
-    GOL_NCCL_CHECK(ncclGroupEnd());
+    GOL_NCCL_CHECK(nccl().group_end());
   }
 
   void round(int generations) {
@@ -374,6 +443,7 @@ void require_bands(int gpus) {
 
 std::string nccl_bands_unavailable_reason(int gpus) {
   if (!device_available()) return "no usable GPU: " + device_unavailable_reason();
+  if (std::string why = nccl_library_unavailable_reason(); !why.empty()) return why;
   const int count = device_count();
   if (gpus > count) {
     return std::to_string(gpus) + " GPUs asked for, but this machine has " + std::to_string(count) +
@@ -392,6 +462,12 @@ std::string nccl_bands_unavailable_reason(int gpus) {
     }
   }
   return "";
+}
+
+std::string nccl_library_unavailable_reason() {
+  std::string why;
+  Nccl::get(&why);
+  return why;
 }
 
 std::unique_ptr<GpuBands> make_nccl_bands(const CellSet& cells, const Rule& rule,

@@ -53,6 +53,10 @@ class GpuBands {
 // names the count).
 std::string nccl_bands_unavailable_reason(int gpus);
 
+// Why NCCL's library cannot be loaded ("" when it can; no GPU needed). gol
+// loads it when a band run starts rather than linking it.
+std::string nccl_library_unavailable_reason();
+
 // `cells` (within the torus) in `gpus` bands. Throws RuntimeError naming the
 // reason above, UsageError when the torus has fewer 64-row tile rows than
 // `gpus`.

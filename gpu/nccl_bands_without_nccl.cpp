@@ -8,6 +8,10 @@ namespace gol::gpu {
 
 std::string nccl_bands_unavailable_reason(int) {
   if (!device_available()) return "no usable GPU: " + device_unavailable_reason();
+  return nccl_library_unavailable_reason();
+}
+
+std::string nccl_library_unavailable_reason() {
   return "this gol was built without NCCL (no libnccl and nccl.h in the CUDA toolkit when it was "
          "configured)";
 }

@@ -160,19 +160,14 @@ void StepTilesHighway(const TileBatch& batch, const Rule& rule) {
   StepTilesForRule<HighwayOps>(batch, rule);
 }
 
-int64_t CompiledTarget() { return HWY_TARGET; }
-
 }  // namespace gol::cpu::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
 #include <algorithm>
+#include <iterator>
 
 namespace gol::cpu {
-
-HWY_EXPORT(StepTilesHighway);
-HWY_EXPORT(CompiledTarget);
-
 namespace {
 
 struct TargetEntry {
@@ -180,23 +175,84 @@ struct TargetEntry {
   decltype(&HWY_STATIC_DISPATCH(StepTilesHighway)) step;
 };
 
-// The export tables list every compiled target (null where one was not
-// compiled); keep those this CPU runs, best (lowest bit) first.
+// The targets foreach_target.h compiled, best first. Listed here rather
+// than through HWY_EXPORT and hwy::SupportedTargets(), so that gol does not
+// load libhwy: its initialiser measures the timer's resolution, 5.5 ms of
+// every process start on the dev machine (a third of gol's start), for a
+// timer gol never reads. Only the headers are used.
+constexpr TargetEntry kCompiledTargets[] = {
+#if HWY_ARCH_X86
+#if HWY_TARGETS & HWY_AVX3_DL
+    {HWY_AVX3_DL, &N_AVX3_DL::StepTilesHighway},
+#endif
+#if HWY_TARGETS & HWY_AVX3
+    {HWY_AVX3, &N_AVX3::StepTilesHighway},
+#endif
+#if HWY_TARGETS & HWY_AVX2
+    {HWY_AVX2, &N_AVX2::StepTilesHighway},
+#endif
+#if HWY_TARGETS & HWY_SSE4
+    {HWY_SSE4, &N_SSE4::StepTilesHighway},
+#endif
+#if HWY_TARGETS & HWY_SSSE3
+    {HWY_SSSE3, &N_SSSE3::StepTilesHighway},
+#endif
+#if HWY_TARGETS & HWY_EMU128
+    {HWY_EMU128, &N_EMU128::StepTilesHighway},
+#endif
+#if HWY_TARGETS & HWY_SCALAR
+    {HWY_SCALAR, &N_SCALAR::StepTilesHighway},
+#endif
+#else
+    {HWY_STATIC_TARGET, &HWY_STATIC_DISPATCH(StepTilesHighway)},
+#endif
+};
+
+#if HWY_ARCH_X86
+// Whether this CPU (and its operating system, which must save the wider
+// registers: __builtin_cpu_supports checks that too) has every instruction
+// set Highway compiles `target` with (its HWY_TARGET_STR), so that no
+// instruction the compiler chose for the target can fault.
+bool cpu_runs(int64_t target) {
+  __builtin_cpu_init();
+  const bool ssse3 = __builtin_cpu_supports("sse2") && __builtin_cpu_supports("ssse3");
+  const bool sse4 = ssse3 && __builtin_cpu_supports("sse4.1") && __builtin_cpu_supports("sse4.2") &&
+                    __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("aes");
+  const bool avx2 = sse4 && __builtin_cpu_supports("avx") && __builtin_cpu_supports("avx2") &&
+                    __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") &&
+                    __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c");
+  const bool avx3 = avx2 && __builtin_cpu_supports("avx512f") &&
+                    __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") &&
+                    __builtin_cpu_supports("avx512bw");
+  const bool avx3_dl =
+      avx3 && __builtin_cpu_supports("vpclmulqdq") && __builtin_cpu_supports("avx512vbmi") &&
+      __builtin_cpu_supports("avx512vbmi2") && __builtin_cpu_supports("vaes") &&
+      __builtin_cpu_supports("avxvnni") && __builtin_cpu_supports("avx512bitalg") &&
+      __builtin_cpu_supports("avx512vpopcntdq");
+  switch (target) {
+    case HWY_AVX3_DL:
+      return avx3_dl;
+    case HWY_AVX3:
+      return avx3;
+    case HWY_AVX2:
+      return avx2;
+    case HWY_SSE4:
+      return sse4;
+    case HWY_SSSE3:
+      return ssse3;
+    default:
+      return true;  // the portable targets (EMU128, SCALAR)
+  }
+}
+#else
+bool cpu_runs(int64_t /*target*/) { return true; }  // the static target alone
+#endif
+
 std::vector<TargetEntry> find_runnable_targets() {
   std::vector<TargetEntry> entries;
-  const int64_t supported = hwy::SupportedTargets();
-  for (size_t i = 1; i < std::size(HWY_DISPATCH_TABLE(CompiledTarget)); ++i) {
-    const auto target_of = HWY_DISPATCH_TABLE(CompiledTarget)[i];
-    if (target_of == nullptr) continue;
-    const int64_t target = target_of();
-    const bool seen = std::any_of(entries.begin(), entries.end(),
-                                  [&](const TargetEntry& e) { return e.target == target; });
-    if ((supported & target) && !seen) {
-      entries.push_back({target, HWY_DISPATCH_TABLE(StepTilesHighway)[i]});
-    }
-  }
-  std::sort(entries.begin(), entries.end(),
-            [](const TargetEntry& a, const TargetEntry& b) { return a.target < b.target; });
+  std::copy_if(std::begin(kCompiledTargets), std::end(kCompiledTargets),
+               std::back_inserter(entries),
+               [](const TargetEntry& entry) { return cpu_runs(entry.target); });
   return entries;
 }
 
@@ -205,12 +261,6 @@ const std::vector<TargetEntry>& runnable_targets() {
   return entries;
 }
 
-// AVX3_DL's funnel shifts (vpshldq, vpshrdq) take three ops off each row
-// block and won 4% on an Intel Xeon; on an AMD EPYC of family 26 (Zen 5)
-// the same kernel ran the engine 13-34% slower than AVX3's shifts
-// (bench/RESULTS.md), though a batch of tiles stepped alone in a loop
-// timed the two the same, so the choice follows the vendor rather than a
-// timing at start-up.
 bool funnel_shifts_pay() { return !__builtin_cpu_is("amd"); }
 
 TargetEntry choose_dispatched_target() {
@@ -247,15 +297,9 @@ std::vector<std::string> highway_targets_supported() {
 }
 
 std::vector<std::string> highway_targets_compiled() {
-  std::vector<int64_t> targets;
-  for (size_t i = 1; i < std::size(HWY_DISPATCH_TABLE(CompiledTarget)); ++i) {
-    const auto target_of = HWY_DISPATCH_TABLE(CompiledTarget)[i];
-    if (target_of != nullptr) targets.push_back(target_of());
-  }
-  std::sort(targets.begin(), targets.end());
-  targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
   std::vector<std::string> names;
-  for (const int64_t target : targets) names.emplace_back(hwy::TargetName(target));
+  for (const TargetEntry& entry : kCompiledTargets)
+    names.emplace_back(hwy::TargetName(entry.target));
   return names;
 }
 

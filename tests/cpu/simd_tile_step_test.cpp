@@ -2,6 +2,7 @@
 // this CPU runs and the xsimd back end, several rules, random and edge cases.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 #include <ostream>
 #include <random>
@@ -358,6 +359,27 @@ TEST(SimdTargets, HighwayDispatchesItsBestTargetOrAvx3InPlaceOfAvx3Dl) {
   EXPECT_EQ(targets[0], "AVX3_DL");
   EXPECT_EQ(targets[1], "AVX3");
   EXPECT_EQ(chosen, "AVX3");
+}
+
+// The kernel picks its targets itself (libhwy is not linked): those it runs
+// here are compiled ones, best first, down to the portable one every CPU
+// runs, and include AVX2 wherever the CPU has it.
+TEST(SimdTargets, HighwayRunsItsCompiledTargetsThatThisCpuHas) {
+  const std::vector<std::string> compiled = simd_targets_compiled(SimdLibrary::kHighway);
+  const std::vector<std::string> supported = simd_targets_supported(SimdLibrary::kHighway);
+  ASSERT_FALSE(supported.empty());
+  auto next = compiled.begin();
+  for (const std::string& target : supported) {
+    next = std::find(next, compiled.end(), target);
+    ASSERT_NE(next, compiled.end()) << target << " runs but is not compiled, or is out of order";
+  }
+  EXPECT_TRUE(supported.back() == "SCALAR" || supported.back() == "EMU128") << supported.back();
+#if defined(__x86_64__)
+  const bool has_avx2 = std::find(compiled.begin(), compiled.end(), "AVX2") != compiled.end();
+  if (has_avx2 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+    EXPECT_NE(std::find(supported.begin(), supported.end(), "AVX2"), supported.end());
+  }
+#endif
 }
 
 }  // namespace

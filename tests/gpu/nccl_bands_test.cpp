@@ -68,6 +68,16 @@ TEST(NcclBands, MoreGpusThanDevicesAreRefusedNamingTheCount) {
                RuntimeError);
 }
 
+// NCCL is loaded, not linked: where the build found it, loading it must
+// work on any machine, GPU or not (CI has none).
+TEST(NcclBands, TheLibraryLoadsWhereTheBuildFoundIt) {
+#ifdef GOL_HAVE_NCCL
+  EXPECT_EQ(nccl_library_unavailable_reason(), "");
+#else
+  EXPECT_NE(nccl_library_unavailable_reason().find("without NCCL"), std::string::npos);
+#endif
+}
+
 struct TorusCase {
   int64_t width;
   int64_t height;
