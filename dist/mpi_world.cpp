@@ -1,11 +1,11 @@
 #include "dist/mpi_world.h"
 
-#include <mpi.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <string>
 
+#include "dist/mpi_calls.h"
+#include "dist/mpi_loader.h"
 #include "engine/core/error.h"
 
 namespace gol::dist {
@@ -24,7 +24,10 @@ int environment_count(const char* name) {
 }
 
 void check(int result, const char* call) {
-  if (result != MPI_SUCCESS) throw RuntimeError(std::string("MPI: ") + call + " failed");
+  if (result != 0) {
+    throw RuntimeError(std::string("MPI: ") + call + " failed with error " +
+                       std::to_string(result));
+  }
 }
 
 }  // namespace
@@ -35,7 +38,7 @@ bool launched_with_several_ranks() {
 
 int ranks_on_this_host() { return std::max(1, environment_count("OMPI_COMM_WORLD_LOCAL_SIZE")); }
 
-MpiWorld::MpiWorld() {
+MpiWorld::MpiWorld() : mpi_(&load_mpi_calls(mpi_module_path())) {
   // A rank waiting for halos gives its core back instead of polling, unless
   // the user chose otherwise: ranks often share cores (with each other on
   // small machines, with other work on shared ones), where polling starves
@@ -44,40 +47,38 @@ MpiWorld::MpiWorld() {
   // 1.0 s yielding (medians of 4). A dedicated core pays microseconds per
   // exchange, one every kHaloRows generations.
   setenv("OMPI_MCA_mpi_yield_when_idle", "1", 0);
-  check(MPI_Init(nullptr, nullptr), "MPI_Init");
-  check(MPI_Comm_rank(MPI_COMM_WORLD, &rank_), "MPI_Comm_rank");
-  check(MPI_Comm_size(MPI_COMM_WORLD, &size_), "MPI_Comm_size");
+  check(mpi_->init(), "MPI_Init");
+  check(mpi_->rank(&rank_), "MPI_Comm_rank");
+  check(mpi_->size(&size_), "MPI_Comm_size");
 }
 
-MpiWorld::~MpiWorld() { MPI_Finalize(); }
+MpiWorld::~MpiWorld() { mpi_->finalize(); }
 
 void MpiWorld::broadcast(std::vector<uint64_t>& words) const {
   uint64_t count = words.size();
-  check(MPI_Bcast(&count, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD), "MPI_Bcast");
+  check(mpi_->broadcast_words(&count, 1), "MPI_Bcast");
   words.resize(count);
-  check(MPI_Bcast(words.data(), static_cast<int>(count), MPI_UINT64_T, 0, MPI_COMM_WORLD),
-        "MPI_Bcast");
+  check(mpi_->broadcast_words(words.data(), static_cast<int>(count)), "MPI_Bcast");
 }
 
 void MpiWorld::broadcast(std::string& text) const {
   uint64_t count = text.size();
-  check(MPI_Bcast(&count, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD), "MPI_Bcast");
+  check(mpi_->broadcast_words(&count, 1), "MPI_Bcast");
   text.resize(count);
-  check(MPI_Bcast(text.data(), static_cast<int>(count), MPI_CHAR, 0, MPI_COMM_WORLD), "MPI_Bcast");
+  check(mpi_->broadcast_chars(text.data(), static_cast<int>(count)), "MPI_Bcast");
 }
 
 void MpiWorld::send(const uint64_t* words, size_t count, int to) const {
   for (size_t done = 0; done < count; done += kMaxMessageWords) {
     const int part = static_cast<int>(std::min(kMaxMessageWords, count - done));
-    check(MPI_Send(words + done, part, MPI_UINT64_T, to, 0, MPI_COMM_WORLD), "MPI_Send");
+    check(mpi_->send_words(words + done, part, to), "MPI_Send");
   }
 }
 
 void MpiWorld::receive(uint64_t* words, size_t count, int from) const {
   for (size_t done = 0; done < count; done += kMaxMessageWords) {
     const int part = static_cast<int>(std::min(kMaxMessageWords, count - done));
-    check(MPI_Recv(words + done, part, MPI_UINT64_T, from, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE),
-          "MPI_Recv");
+    check(mpi_->receive_words(words + done, part, from), "MPI_Recv");
   }
 }
 
@@ -85,36 +86,32 @@ void MpiWorld::exchange(const uint64_t* out, int to, uint64_t* in, int from, siz
                         int tag) const {
   for (size_t done = 0; done < count; done += kMaxMessageWords) {
     const int part = static_cast<int>(std::min(kMaxMessageWords, count - done));
-    check(MPI_Sendrecv(out + done, part, MPI_UINT64_T, to, tag, in + done, part, MPI_UINT64_T, from,
-                       tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE),
-          "MPI_Sendrecv");
+    check(mpi_->exchange_words(out + done, to, in + done, from, part, tag), "MPI_Sendrecv");
   }
 }
 
-void MpiWorld::barrier() const { check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"); }
+void MpiWorld::barrier() const { check(mpi_->barrier(), "MPI_Barrier"); }
 
 double MpiWorld::max_over_ranks(double value) const {
   double result = 0;
-  check(MPI_Allreduce(&value, &result, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce");
+  check(mpi_->max_double(value, &result), "MPI_Allreduce");
   return result;
 }
 
 int MpiWorld::max_over_ranks(int value) const {
   int result = 0;
-  check(MPI_Allreduce(&value, &result, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce");
+  check(mpi_->max_int(value, &result), "MPI_Allreduce");
   return result;
 }
 
 std::vector<uint64_t> MpiWorld::gather(const std::vector<uint64_t>& words) const {
   std::vector<uint64_t> all(rank_ == 0 ? words.size() * static_cast<size_t>(size_) : 0);
-  check(MPI_Gather(words.data(), static_cast<int>(words.size()), MPI_UINT64_T, all.data(),
-                   static_cast<int>(words.size()), MPI_UINT64_T, 0, MPI_COMM_WORLD),
-        "MPI_Gather");
+  check(mpi_->gather_words(words.data(), static_cast<int>(words.size()), all.data()), "MPI_Gather");
   return all;
 }
 
 void MpiWorld::abort(int exit_code) const {
-  MPI_Abort(MPI_COMM_WORLD, exit_code);
+  mpi_->abort(exit_code);
   std::_Exit(exit_code);
 }
 

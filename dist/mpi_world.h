@@ -1,7 +1,8 @@
 // The MPI side of the distributed layer, kept to one place: whether mpirun
 // started this process with other ranks, the session (MPI_Init to
 // MPI_Finalize) and the few messages the band run sends. No MPI types
-// escape this header.
+// escape this header, and gol does not link MPI: the session loads the MPI
+// module (dist/mpi_calls.h) and calls MPI through it.
 #pragma once
 
 #include <cstdint>
@@ -19,9 +20,13 @@ bool launched_with_several_ranks();
 // the ranks share its cores.
 int ranks_on_this_host();
 
+struct MpiCalls;
+
 class MpiWorld {
  public:
-  MpiWorld();   // MPI_Init
+  // Loads the MPI module, then MPI_Init. Throws RuntimeError naming the
+  // module's path when it or the MPI library cannot be loaded.
+  MpiWorld();
   ~MpiWorld();  // MPI_Finalize
   MpiWorld(const MpiWorld&) = delete;
   MpiWorld& operator=(const MpiWorld&) = delete;
@@ -49,6 +54,7 @@ class MpiWorld {
   [[noreturn]] void abort(int exit_code) const;
 
  private:
+  const MpiCalls* mpi_;
   int rank_ = 0;
   int size_ = 1;
 };

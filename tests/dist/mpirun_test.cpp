@@ -215,6 +215,30 @@ TEST_F(MpiRun, OneRankUnderMpirunRunsAsOneProcess) {
   EXPECT_EQ(json_number(outcome.out, "population"), 5u);
 }
 
+TEST_F(MpiRun, OneProcessLoadsNoMpiLibrary) {
+  // MPI is loaded only for a run across ranks (dist/mpi_calls.h says why).
+  const Outcome outcome =
+      shell("LD_DEBUG=libs " + std::string(GOL_EXE_PATH) + " run builtin:glider --gens 8");
+  EXPECT_EQ(outcome.exit_code, 0) << outcome.out;
+  EXPECT_NE(outcome.out.find("libtbb"), std::string::npos) << "expected the loader's log";
+  EXPECT_EQ(outcome.out.find("libmpi"), std::string::npos) << outcome.out;
+}
+
+TEST_F(MpiRun, GolWithoutItsMpiModuleNamesTheFileItLookedFor) {
+  // A gol copied away from the build tree finds no module beside it.
+  const fs::path gol = dir_ / "bin" / "gol";
+  fs::create_directories(gol.parent_path());
+  fs::copy_file(GOL_EXE_PATH, gol);
+  const Outcome outcome =
+      shell(mpirun(2) + gol.string() + " run soup:128x128 --torus 128x128 --gens 5");
+  EXPECT_NE(outcome.exit_code, 0) << outcome.out;
+  EXPECT_NE(outcome.out.find("gol: cannot load the MPI module " + dir_.string() + "/"),
+            std::string::npos)
+      << outcome.out;
+  EXPECT_NE(outcome.out.find("libgol_mpi.so: cannot open shared object file"), std::string::npos)
+      << outcome.out;
+}
+
 // Each row: ranks, torus, seconds, CUpS, efficiency.
 TEST_F(MpiRun, BenchScalingReportsEveryRankCountAgainstOne) {
   for (const std::string mode : {"strong", "weak"}) {
