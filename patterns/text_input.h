@@ -196,18 +196,25 @@ class CellSink {
   bool add_run_if_known(int64_t x, int64_t y, int64_t length) {
     const int offset = offset_in_tile(x);
     if (offset + length > kTileSize) return false;
-    Tile* tile = known_tile({tile_of(x), tile_of(y)});
-    if (tile == nullptr) return false;
-    tile->rows[offset_in_tile(y)] |= run_bits(offset, length);
+    uint64_t* const row = known_row(x, y);
+    if (row == nullptr) return false;
+    *row |= run_bits(offset, length);
     return true;
   }
-
- private:
+  // The row word holding cell (x, y) in a tile already made, or null: for
+  // a reader that sets a tile row's bits itself (run_bits) before the
+  // runs leave it.
+  uint64_t* known_row(int64_t x, int64_t y) {
+    Tile* const tile = known_tile({tile_of(x), tile_of(y)});
+    return tile == nullptr ? nullptr : &tile->rows[offset_in_tile(y)];
+  }
   // Bits offset .. offset+length-1 of a row, 0 < length <= 64 - offset.
   static uint64_t run_bits(int64_t offset, int64_t length) {
     const uint64_t ones = length == kTileSize ? ~uint64_t{0} : (uint64_t{1} << length) - 1;
     return ones << offset;
   }
+
+ private:
   void add_run_charged(int64_t x, int64_t y, int64_t length, int64_t line, int64_t column);
   // The tile at coord if the caches hold it (it then exists), then the one
   // cached; null if not.
