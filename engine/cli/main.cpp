@@ -13,6 +13,7 @@
 #include "engine/cli/command_line.h"
 #include "engine/cli/signals.h"
 #include "engine/core/error.h"
+#include "engine/core/memory_budget.h"
 
 namespace {
 
@@ -41,6 +42,7 @@ bool stdout_written() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  gol::release_heap_in_large_steps();
   gol::cli::install_signal_handlers();
   const int code = run(std::vector<std::string>(argv + 1, argv + argc));
   if (!stdout_written()) {

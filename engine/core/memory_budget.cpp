@@ -157,4 +157,15 @@ void return_freed_memory() {
 #endif
 }
 
+void release_heap_in_large_steps() {
+#if defined(__GLIBC__)
+  // The default threshold (128 KiB) equals the padding glibc keeps on
+  // top, so each free beside the top went over it by a few bytes and
+  // released one page. A threshold of 1 MiB holds at most that much freed
+  // memory back; return_freed_memory() still returns everything.
+  constexpr int kTrimThreshold = 1 << 20;
+  mallopt(M_TRIM_THRESHOLD, kTrimThreshold);
+#endif
+}
+
 }  // namespace gol
