@@ -53,7 +53,7 @@ void return_freed_memory();
 // Has glibc give freed memory at the top of the heap back in steps of
 // about a megabyte rather than a page. By default, freeing a large
 // pattern's tiles one by one (a CellSet of an 8192^2 soup) shrank the heap
-// a page at a time: 3234 brk calls, each flushing the TLB, about 50 ms of
+// a page at a time: 3234 brk calls, each flushing the TLB, about 30 ms of
 // the torus bench's 0.5 s process. Call once, before any large allocation.
 void release_heap_in_large_steps();
 
