@@ -1,6 +1,7 @@
 # `cmake --install`: bin/gol, include/gol/, the static libraries and a CMake
 # package, so that find_package(gol) and target_link_libraries(app PRIVATE
-# gol::gol) work from any prefix.
+# gol::gol) work from any prefix. (dist/CMakeLists.txt installs the MPI
+# module gol loads for runs across ranks, lib/gol/libgol_mpi.so.)
 include(CMakePackageConfigHelpers)
 
 set(GOL_PACKAGE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/gol)
