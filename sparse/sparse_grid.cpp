@@ -228,11 +228,12 @@ void SparseGrid::load_plane(CellSet&& cells) {
 
 void SparseGrid::neighbourhood(int32_t slot, const Tile* (&at)[3][3]) const {
   const int parity = current_parity();
+  const ptrdiff_t to_parity = parity * TileMap::kSlabSlots;
   at[1][1] = &map_.tile(parity, slot);
-  const auto& neighbours = map_.neighbours(slot);
+  const auto& neighbours = map_.neighbour_tiles(slot);
   for (int direction = 0; direction < kDirections; ++direction) {
     at[1 + kDirectionDy[direction]][1 + kDirectionDx[direction]] =
-        &map_.tile(parity, neighbours[direction]);
+        neighbours[direction] + to_parity;
   }
 }
 

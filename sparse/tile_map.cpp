@@ -224,16 +224,19 @@ int32_t TileMap::create(TileCoord coord) {
   held_.push_back(slot);
   index_.insert(coord, slot);
   auto& links = home.neighbours[local(slot)];
+  auto& link_tiles = home.neighbour_tiles[local(slot)];
   uint8_t absent = 0;
   for (int direction = 0; direction < kDirections; ++direction) {
     const int32_t other = find(neighbour_coord(coord, direction));
     links[direction] = other == kAbsent ? kEmptySlot : other;
+    link_tiles[direction] = &tile(0, links[direction]);
     if (other == kAbsent) {
       absent |= static_cast<uint8_t>(1u << direction);
       continue;
     }
     Slab& there = slab(other);
     there.neighbours[local(other)][opposite(direction)] = slot;
+    there.neighbour_tiles[local(other)][opposite(direction)] = &tile(0, slot);
     there.absent[local(other)] &= static_cast<uint8_t>(~(1u << opposite(direction)));
   }
   home.absent[local(slot)] = absent;
@@ -249,6 +252,7 @@ void TileMap::free(int32_t slot) {
     if (other == kEmptySlot) continue;
     Slab& there = slab(other);
     there.neighbours[local(other)][opposite(direction)] = kEmptySlot;
+    there.neighbour_tiles[local(other)][opposite(direction)] = &tile(0, kEmptySlot);
     there.absent[local(other)] |= static_cast<uint8_t>(1u << opposite(direction));
   }
   index_.erase(home.coords[at]);

@@ -25,7 +25,7 @@ void set_memory_budget(uint64_t bytes);
 // engine's two generations (1 KiB) and its bookkeeping per slot
 // (sparse/tile_map.cpp checks its layout against this). Sizes that will be
 // stepped are charged this on top of what the cells themselves take.
-inline constexpr uint64_t kEngineBytesPerTile = 1280;
+inline constexpr uint64_t kEngineBytesPerTile = 1344;
 
 // The smallest budget accepted from the command line: below it not even the
 // built-in patterns load.

@@ -30,12 +30,19 @@ TEST(BorderOccupancy, NamesEachEdgeAndCorner) {
 }
 
 // The held list names exactly the slots in use, each once, and each held
-// tile's absent-neighbour bits match its links.
+// tile's absent-neighbour bits and neighbour tile addresses (both
+// generations) match its links.
 void expect_held_matches_in_use(const TileMap& map) {
   for (int32_t slot : map.held()) {
     uint8_t absent = 0;
     for (int direction = 0; direction < kDirections; ++direction) {
-      if (map.neighbours(slot)[direction] == TileMap::kEmptySlot) absent |= 1 << direction;
+      const int32_t other = map.neighbours(slot)[direction];
+      if (other == TileMap::kEmptySlot) absent |= 1 << direction;
+      for (int parity = 0; parity < 2; ++parity) {
+        EXPECT_EQ(map.neighbour_tiles(slot)[direction] + parity * TileMap::kSlabSlots,
+                  &map.tile(parity, other))
+            << "slot " << slot << " direction " << direction << " parity " << parity;
+      }
     }
     EXPECT_EQ(map.absent_neighbours(slot), absent) << "slot " << slot;
   }
@@ -157,6 +164,7 @@ TEST(TileMap, TorusNeighboursWrap) {
   EXPECT_EQ(map.neighbours(corner)[kN], map.find({0, 1}));
   EXPECT_EQ(map.neighbours(corner)[kNW], map.find({2, 1}));
   EXPECT_EQ(map.neighbours(corner)[kSE], map.find({1, 1}));
+  expect_held_matches_in_use(map);
 }
 
 TEST(TileMap, SingleTileTorusIsItsOwnNeighbour) {
@@ -167,6 +175,7 @@ TEST(TileMap, SingleTileTorusIsItsOwnNeighbour) {
     EXPECT_EQ(map.neighbours(only)[direction], only);
   }
   EXPECT_EQ(map.absent_neighbours(only), 0);
+  expect_held_matches_in_use(map);
 }
 
 }  // namespace
