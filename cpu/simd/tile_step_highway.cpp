@@ -261,6 +261,12 @@ const std::vector<TargetEntry>& runnable_targets() {
   return entries;
 }
 
+// AVX3_DL's funnel shifts (vpshldq, vpshrdq) take three ops off each row
+// block and won 4% on an Intel Xeon; on an AMD EPYC of family 26 (Zen 5)
+// the same kernel ran the engine 13-34% slower than AVX3's shifts
+// (bench/RESULTS.md), though a batch of tiles stepped alone in a loop
+// timed the two the same, so the choice follows the vendor rather than a
+// timing at start-up.
 bool funnel_shifts_pay() { return !__builtin_cpu_is("amd"); }
 
 TargetEntry choose_dispatched_target() {
