@@ -227,14 +227,7 @@ void SparseGrid::load_plane(CellSet&& cells) {
 }
 
 void SparseGrid::neighbourhood(int32_t slot, const Tile* (&at)[3][3]) const {
-  const int parity = current_parity();
-  const ptrdiff_t to_parity = parity * TileMap::kSlabSlots;
-  at[1][1] = &map_.tile(parity, slot);
-  const auto& neighbours = map_.neighbour_tiles(slot);
-  for (int direction = 0; direction < kDirections; ++direction) {
-    at[1 + kDirectionDy[direction]][1 + kDirectionDx[direction]] =
-        neighbours[direction] + to_parity;
-  }
+  map_.neighbourhood(current_parity(), slot, at);
 }
 
 void SparseGrid::neighbourhood_at(TileCoord coord, const Tile* (&at)[3][3]) const {

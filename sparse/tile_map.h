@@ -18,6 +18,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -112,12 +113,20 @@ class TileMap {
   const std::array<int32_t, kDirections>& neighbours(int32_t slot) const {
     return slab(slot).neighbours[local(slot)];
   }
-  // The tiles of neighbours(slot) at generation parity `parity`, as
-  // neighbour_tiles(slot)[d] + parity * kSlabSlots (a slab holds each
-  // slot's generation 1 that many tiles after its generation 0): stepping
-  // reads a neighbourhood from these without finding each slot's slab.
-  const std::array<const Tile*, kDirections>& neighbour_tiles(int32_t slot) const {
-    return slab(slot).neighbour_tiles[local(slot)];
+  // Generation `parity` of the tile in `slot` and of its eight neighbours,
+  // as at[dy + 1][dx + 1] (absent ones: the empty slot's). Read from the
+  // neighbours' tile addresses kept with the links, not found slab by slab:
+  // stepping reads one neighbourhood a tile a generation.
+  void neighbourhood(int parity, int32_t slot, const Tile* (&at)[3][3]) const {
+    const Slab& home = slab(slot);
+    at[1][1] = &home.tiles[parity][local(slot)];
+    const auto& neighbours = home.neighbour_tiles[local(slot)];
+    // A slab holds each slot's generation 1 kSlabSlots tiles after its 0.
+    const ptrdiff_t to_parity = parity * kSlabSlots;
+    for (int direction = 0; direction < kDirections; ++direction) {
+      at[1 + kDirectionDy[direction]][1 + kDirectionDx[direction]] =
+          neighbours[direction] + to_parity;
+    }
   }
   // Bit d set: no tile in direction d (neighbours(slot)[d] is kEmptySlot).
   uint8_t absent_neighbours(int32_t slot) const { return slab(slot).absent[local(slot)]; }

@@ -30,16 +30,21 @@ TEST(BorderOccupancy, NamesEachEdgeAndCorner) {
 }
 
 // The held list names exactly the slots in use, each once, and each held
-// tile's absent-neighbour bits and neighbour tile addresses (both
-// generations) match its links.
+// tile's absent-neighbour bits and neighbourhood (both generations) match
+// its links.
 void expect_held_matches_in_use(const TileMap& map) {
   for (int32_t slot : map.held()) {
+    const Tile* at[2][3][3];
+    for (int parity = 0; parity < 2; ++parity) {
+      map.neighbourhood(parity, slot, at[parity]);
+      EXPECT_EQ(at[parity][1][1], &map.tile(parity, slot)) << "slot " << slot;
+    }
     uint8_t absent = 0;
     for (int direction = 0; direction < kDirections; ++direction) {
       const int32_t other = map.neighbours(slot)[direction];
       if (other == TileMap::kEmptySlot) absent |= 1 << direction;
       for (int parity = 0; parity < 2; ++parity) {
-        EXPECT_EQ(map.neighbour_tiles(slot)[direction] + parity * TileMap::kSlabSlots,
+        EXPECT_EQ(at[parity][1 + kDirectionDy[direction]][1 + kDirectionDx[direction]],
                   &map.tile(parity, other))
             << "slot " << slot << " direction " << direction << " parity " << parity;
       }
