@@ -4,13 +4,13 @@
 #include "dist/mpi_loader.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <string>
 
 #include "engine/core/error.h"
+#include "tests/scratch_dir_test.h"
 
 namespace gol::dist {
 namespace {
@@ -28,18 +28,7 @@ std::string load_error(const fs::path& path) {
   return "";
 }
 
-class MpiLoader : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("gol_mpi_loader_test_" + std::to_string(getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  fs::path dir_;
-};
+using MpiLoader = testing::ScratchDirTest;
 
 TEST_F(MpiLoader, AMissingModuleIsRefusedNamingThePathTried) {
   const fs::path path = dir_ / "lib" / "gol" / "libgol_mpi.so";

@@ -3,7 +3,6 @@
 // height and generation counts that are not multiples of the halo.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -13,6 +12,7 @@
 
 #include "engine/core/pattern.h"
 #include "patterns/pattern_io.h"
+#include "tests/scratch_dir_test.h"
 
 namespace gol {
 namespace {
@@ -55,16 +55,8 @@ uint64_t json_number(const std::string& json, const std::string& key) {
   return match.empty() ? 0 : std::stoull(match[1]);
 }
 
-class MpiRun : public ::testing::Test {
+class MpiRun : public testing::ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("gol_mpirun_test_" + std::to_string(getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
   // Runs `args` on `ranks` ranks (1: without mpirun); the result and JSON.
   Pattern run(int ranks, const std::string& args, std::string& json) {
     const fs::path out = dir_ / ("ranks" + std::to_string(ranks) + ".rle");
@@ -114,8 +106,6 @@ class MpiRun : public ::testing::Test {
     EXPECT_EQ(rows, static_cast<uint64_t>(height));
     EXPECT_EQ(cells, population);
   }
-
-  fs::path dir_;
 };
 
 TEST_F(MpiRun, SoupOnUnequalBandsAndAnOddGenerationCount) {

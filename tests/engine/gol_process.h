@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/scratch_dir_test.h"
+
 extern char** environ;
 
 namespace gol::testing {
@@ -37,20 +39,8 @@ inline std::string slurp(const fs::path& path) {
 }
 
 // A scratch folder per test, and gol run with stdout and stderr captured.
-class GolProcessTest : public ::testing::Test {
+class GolProcessTest : public ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("gol_cli_test_" + std::to_string(getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::permissions(dir_, fs::perms::owner_all, fs::perm_options::add, ec);
-    fs::remove_all(dir_, ec);
-  }
-
   fs::path write_file(const std::string& name, const std::string& content) {
     const fs::path path = dir_ / name;
     std::ofstream(path, std::ios::binary) << content;
@@ -105,8 +95,6 @@ class GolProcessTest : public ::testing::Test {
     EXPECT_NE(first_line.find(needle), std::string::npos)
         << "stderr: " << outcome.err << "\nexpected to mention: " << needle;
   }
-
-  fs::path dir_;
 };
 
 }  // namespace gol::testing
