@@ -21,6 +21,8 @@ constexpr size_t kChunkTiles = cpu::kBatchTiles;
 // woken, which costs about what a generation of fewer tiles takes.
 constexpr size_t kMinCrewTiles = 4 * kChunkTiles;
 constexpr size_t kMinParallelTiles = 512;
+// A plane block looks again this often at whether the world is still busy.
+constexpr uint64_t kPlaneBlockGenerations = 64;
 
 // The line of cells just beyond the plane that a tile beyond its range
 // touches, as the error message names it.
@@ -71,6 +73,17 @@ uint64_t GridStepper::step(sparse::SparseGrid& grid, const Rule& rule, uint64_t 
     }
     if (const uint64_t depth = block_depth(); depth >= 2) {
       last_stepped = step_block(grid, rule, depth);
+      done += depth;
+      continue;
+    }
+    // Plane blocks take one thread; a pass worth sharing goes to the crew.
+    if (const uint64_t depth = plane_block_depth(grid, generations - done);
+        depth >= 2 && (workers_.threads() == 1 || grid.active().size() < kMinCrewTiles)) {
+      const PlaneBlockCount count = step_plane_block(grid, rule, depth);
+      tiles_stepped_ += count.tiles;
+      cells_computed_ += count.tiles * kTileSize * kTileSize;
+      ++plane_blocks_;
+      last_stepped = count.last;
       done += depth;
       continue;
     }
@@ -149,6 +162,44 @@ size_t GridStepper::step_block(sparse::SparseGrid& grid, const Rule& rule, uint6
   tiles_stepped_ += tiles * depth;
   cells_computed_ += tiles * depth * kTileSize * kTileSize;
   return tiles;
+}
+
+uint64_t GridStepper::plane_block_depth(const sparse::SparseGrid& grid, uint64_t remaining) const {
+  if (block_depth_ == 1 || !grid.suits_plane_blocks()) return 0;
+  return std::min(block_depth_ != 0 ? block_depth_ : kPlaneBlockGenerations, remaining);
+}
+
+GridStepper::PlaneBlockCount GridStepper::step_plane_block(sparse::SparseGrid& grid,
+                                                           const Rule& rule, uint64_t depth) const {
+  grid.begin_plane_block();
+  std::array<cpu::TileNeighbourhood, kChunkTiles> in;
+  std::array<Tile*, kChunkTiles> targets;
+  std::vector<TileEdges> edges;
+  PlaneBlockCount count;
+  for (uint64_t generation = 1; generation < depth; ++generation) {
+    refuse_births_beyond_edge(grid, rule);
+    const auto active = grid.active();
+    edges.resize(active.size());
+    for (size_t first = 0; first < active.size(); first += kChunkTiles) {
+      const size_t chunk = std::min(kChunkTiles, active.size() - first);
+      for (size_t i = 0; i < chunk; ++i) {
+        grid.neighbourhood(active[first + i], in[i].at);
+        targets[i] = grid.commit_target(first + i);
+      }
+      cpu::step_tiles_noting_edges(in.data(), targets.data(), edges.data() + first, chunk, rule,
+                                   workers_.library());
+    }
+    count.tiles += active.size();
+    grid.finish_block_generation(edges);
+  }
+  // The last generation is committed as a generation at a time is, so that
+  // sleep and wake resume from it.
+  refuse_births_beyond_edge(grid, rule);
+  count.last = grid.active().size();
+  step_range(grid, rule, 0, count.last);
+  grid.finish_generation();
+  count.tiles += count.last;
+  return count;
 }
 
 void GridStepper::refuse_births_beyond_edge(sparse::SparseGrid& grid, const Rule& rule) const {

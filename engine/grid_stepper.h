@@ -41,9 +41,9 @@ class GridStepper {
   // each generation (creating, freeing, planning), while timed.
   double stepping_seconds() const { return stepping_seconds_; }
   double finishing_seconds() const { return finishing_seconds_; }
-  // Generations per torus block from now on, in place of the choice
-  // TorusBlocks::choose_depth makes from this machine's caches: 1 never
-  // blocks, 0 chooses again.
+  // Generations per torus or plane block from now on, in place of the
+  // choice TorusBlocks::choose_depth makes from this machine's caches (and
+  // the plane's kPlaneBlockGenerations): 1 never blocks, 0 chooses again.
   void set_block_depth(uint64_t depth) { block_depth_ = depth; }
   // Whether a plane world of CPU tiles may be cut into strips, each
   // stepped alone by a thread of its own for dozens of generations between
@@ -62,6 +62,9 @@ class GridStepper {
   // cuts do not follow a noisy clock and a run steps the same way each
   // time on even cores.
   static constexpr uint64_t kTileWork = 4;
+  // Plane blocks stepped since construction (SparseGrid::suits_plane_blocks),
+  // a strip's included.
+  uint64_t plane_blocks() const { return plane_blocks_; }
   int threads() const { return workers_.threads(); }
   cpu::SimdLibrary library() const { return workers_.library(); }
 
@@ -80,6 +83,17 @@ class GridStepper {
   void step_range(sparse::SparseGrid& grid, const Rule& rule, size_t begin, size_t end) const;
   // `depth` generations of a busy torus in one sweep; returns its tiles.
   size_t step_block(sparse::SparseGrid& grid, const Rule& rule, uint64_t depth);
+  // `depth` >= 2 generations of a busy plane (SparseGrid::suits_plane_blocks)
+  // on the calling thread, every tile stepped whole each generation.
+  struct PlaneBlockCount {
+    uint64_t tiles = 0;  // tile generations stepped
+    size_t last = 0;     // tiles stepped in the last generation
+  };
+  PlaneBlockCount step_plane_block(sparse::SparseGrid& grid, const Rule& rule,
+                                   uint64_t depth) const;
+  // The generations of the next plane block of `grid` with `remaining` to
+  // go: below 2, a generation at a time.
+  uint64_t plane_block_depth(const sparse::SparseGrid& grid, uint64_t remaining) const;
   // Strips (sparse::SparseGrid::kMaxStripEpoch): how many a plane world is
   // cut into for its next `generations`, or 0 to step it whole.
   size_t strip_count(const sparse::SparseGrid& grid, uint64_t generations) const;
@@ -96,6 +110,7 @@ class GridStepper {
     uint64_t cells = 0;
     uint64_t last = 0;
     uint64_t work = 0;  // see kTileWork
+    uint64_t blocks = 0;
   };
   void step_strip_alone(sparse::SparseGrid& strip, const Rule& rule, uint64_t generations,
                         StripTally& tally) const;
@@ -113,6 +128,7 @@ class GridStepper {
   bool strips_allowed_ = false;
   uint64_t strip_segments_ = 0;
   uint64_t cut_moves_ = 0;
+  uint64_t plane_blocks_ = 0;
   uint64_t tiles_stepped_ = 0;
   uint64_t cells_computed_ = 0;
   bool timed_ = false;

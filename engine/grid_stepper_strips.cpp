@@ -386,6 +386,7 @@ uint64_t GridStepper::step_strips(sparse::SparseGrid& grid, const Rule& rule, ui
   for (const StripTally& tally : tallies) {
     tiles_stepped_ += tally.tiles;
     cells_computed_ += tally.cells;
+    plane_blocks_ += tally.blocks;
     last_stepped += tally.last;
   }
   ++strip_segments_;
@@ -394,11 +395,22 @@ uint64_t GridStepper::step_strips(sparse::SparseGrid& grid, const Rule& rule, ui
 
 void GridStepper::step_strip_alone(sparse::SparseGrid& strip, const Rule& rule,
                                    uint64_t generations, StripTally& tally) const {
-  for (uint64_t done = 0; done < generations; ++done) {
+  for (uint64_t done = 0; done < generations;) {
     if (strip.active().empty()) {
       strip.advance_asleep(generations - done);
       tally.last = 0;
       return;
+    }
+    if (const uint64_t depth = plane_block_depth(strip, generations - done); depth >= 2) {
+      // A block steps whole tiles and nothing else: a tile's bands.
+      const PlaneBlockCount count = step_plane_block(strip, rule, depth);
+      tally.tiles += count.tiles;
+      tally.cells += count.tiles * kTileSize * kTileSize;
+      tally.work += count.tiles * kTileBands;
+      tally.last = count.last;
+      ++tally.blocks;
+      done += depth;
+      continue;
     }
     const size_t count = strip.active().size();
     const uint64_t cells = cells_to_step(strip);
@@ -408,6 +420,7 @@ void GridStepper::step_strip_alone(sparse::SparseGrid& strip, const Rule& rule,
     strip.finish_generation();
     tally.tiles += count;
     tally.last = count;
+    ++done;
   }
 }
 

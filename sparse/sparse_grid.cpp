@@ -746,6 +746,58 @@ bool SparseGrid::suits_blocks() const {
          active_.size() * 8 >= torus_slots_.size() * kBusyEighths;
 }
 
+bool SparseGrid::suits_plane_blocks() const {
+  // A whole tile costs about two thirds of a planned and committed step
+  // of four of its bands; below this share of the tiles active, stepping
+  // the sleeping ones costs more than that saves.
+  constexpr size_t kBusyEighths = 7;
+  return !map_.is_torus() && !keep_all_active_ && (tiles_not_cpu_ == 0 || counting_columns_) &&
+         active_.size() * 8 >= map_.size() * kBusyEighths;
+}
+
+void SparseGrid::begin_plane_block() {
+  GOL_CHECK(suits_plane_blocks());
+  // Planning took the wake records of every tile listed now; the block
+  // lists every tile, in slot order (neighbours made together lie
+  // together). Whether a tile changes inside the block is not noted, so
+  // each is taken to change in its first generation (what a strip's
+  // exchange reads).
+  active_.clear();
+  for (int32_t slot : map_.held()) {
+    if (!stands_still(owners_[slot])) active_.push_back(slot);
+  }
+  std::sort(active_.begin(), active_.end());
+  for (int32_t slot : active_) map_.changed_in(slot) = generation_ + 1;
+  active_bands_.assign(active_.size(), kAllBands);
+  outcomes_.assign(active_.size(), Outcome{});
+  choose_next_plan();
+}
+
+void SparseGrid::finish_block_generation(std::span<const TileEdges> edges) {
+  GOL_CHECK(edges.size() == active_.size());
+  const int written = current_parity() ^ 1;
+  for (size_t i = 0; i < edges.size(); ++i) {
+    const int32_t slot = active_[i];
+    const TileEdges& edge = edges[i];
+    const uint8_t border = border_bits(edge.top, edge.bottom, edge.live_columns);
+    map_.summary(written, slot) = {border, static_cast<uint8_t>(edge.live_columns != 0)};
+    const uint8_t create = border & map_.absent_neighbours(slot);
+    if (create == 0) continue;
+    for (int direction = 0; direction < kDirections; ++direction) {
+      if (!(create >> direction & 1)) continue;
+      const TileCoord at = map_.coord(slot);
+      const int32_t made =
+          create_awake({at.tx + kDirectionDx[direction], at.ty + kDirectionDy[direction]});
+      if (made == TileMap::kAbsent || stands_still(owners_[made])) continue;
+      map_.changed_in(made) = generation_ + 1;
+      active_.push_back(made);
+      active_bands_.push_back(kAllBands);
+      outcomes_.emplace_back();
+    }
+  }
+  ++generation_;
+}
+
 void SparseGrid::begin_block(uint64_t generations) {
   GOL_CHECK(map_.is_torus() && generations >= 1);
   // Planning took every wake record of the tiles active now, and the

@@ -138,6 +138,31 @@ class SparseGrid {
   // of `parity`, just written over the one two before it as `change` notes.
   void note_written(int32_t slot, int parity, const TileChange& change);
 
+  // Plane blocks (GridStepper's): a busy plane world stepped a few
+  // generations with every tile that does not stand still stepped whole
+  // each generation, so that nothing is planned or committed between them;
+  // where nearly every tile is active anyway (a glider stream, a breeder's
+  // wake), a whole tile costs less than a planned, committed step of the
+  // bands it needs. Between begin_plane_block() and the finish_generation()
+  // that ends the block, the caller steps generations t+1 .. t+n-1 of
+  // every tile in active() (its whole neighbourhood(), into its
+  // commit_target()) and hands each generation's edges to
+  // finish_block_generation(), which makes the tiles a live border cell
+  // now faces, as a generation at a time would, and lists them; it then
+  // steps and commits generation t+n as usual. No tile is freed inside a
+  // block, and planning after it wakes what a generation at a time would.
+  //
+  // Whether the world is one for blocks: a plane of CPU tiles (a strip's
+  // ghosts and frozen columns allowed) with nearly all of them active.
+  bool suits_plane_blocks() const;
+  // Lists every tile that does not stand still in active(), all bands.
+  void begin_plane_block();
+  // After every tile of active() has been stepped one generation, noting
+  // edges[i] of active()[i]: records what neighbours read of each, makes
+  // (awake, and listed) the absent tiles a live border cell faces, and
+  // moves to the next generation.
+  void finish_block_generation(std::span<const TileEdges> edges);
+
   // The tiles beyond the plane's range (kMaxTileCoordinate) that a live
   // border cell has faced since load() or the last clear_beyond_edge():
   // absent neighbours that could not be created. Whether the next

@@ -188,6 +188,21 @@ struct StoreRows {
   }
 };
 
+// Stored as they are, noting what the neighbours read of the new tile.
+template <class Ops>
+struct StoreAndNoteEdges {
+  using V = typename Ops::V;
+  uint64_t* rows;
+  V live = Ops::Zero();
+
+  [[gnu::always_inline]] void Put(V next, size_t block) {
+    live = Ops::Or(live, next);
+    Ops::Store(next, rows + block * Ops::kLanes);
+  }
+
+  TileEdges Edges() const { return {rows[0], rows[kTileSize - 1], Ops::OrLanes(live)}; }
+};
+
 // Row blocks (one vector each) per band of the sparse world's band masks.
 template <class Ops>
 inline constexpr size_t kBlocksPerBand = kBandRows / Ops::kLanes;
@@ -377,6 +392,14 @@ template <class Ops, class Logic>
 void StepTilesWith(const TileBatch& batch, const Logic& logic) {
   // One loop per kind of batch, so the sparse world's (compared, by band)
   // tests nothing else per tile.
+  if (batch.edges != nullptr) {
+    for (size_t i = 0; i < batch.count; ++i) {
+      StoreAndNoteEdges<Ops> sink{batch.targets[i]->rows.data()};
+      StepTile<Ops>(batch.in[i], logic, sink);
+      batch.edges[i] = sink.Edges();
+    }
+    return;
+  }
   if (batch.changes == nullptr) {
     for (size_t i = 0; i < batch.count; ++i) {
       Tile& out = batch.targets == nullptr ? batch.out[i] : *batch.targets[i];

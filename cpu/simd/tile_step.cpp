@@ -36,6 +36,11 @@ void step_tiles_over(const TileNeighbourhood* in, Tile* const* targets, TileChan
   step_batch({in, count, nullptr, targets, changes, bands}, rule, library);
 }
 
+void step_tiles_noting_edges(const TileNeighbourhood* in, Tile* const* targets, TileEdges* edges,
+                             size_t count, const Rule& rule, SimdLibrary library) {
+  step_batch({in, count, nullptr, targets, nullptr, nullptr, edges}, rule, library);
+}
+
 std::string simd_target_name(SimdLibrary library) {
   return library == SimdLibrary::kXsimd ? xsimd_target_name() : highway_target_name();
 }
@@ -57,6 +62,13 @@ void step_tiles_over_on_target(const TileNeighbourhood* in, Tile* const* targets
                                TileChange* changes, size_t count, const Rule& rule,
                                const BandMask* bands, size_t target_index, SimdLibrary library) {
   step_batch_on_target({in, count, nullptr, targets, changes, bands}, rule, target_index, library);
+}
+
+void step_tiles_noting_edges_on_target(const TileNeighbourhood* in, Tile* const* targets,
+                                       TileEdges* edges, size_t count, const Rule& rule,
+                                       size_t target_index, SimdLibrary library) {
+  step_batch_on_target({in, count, nullptr, targets, nullptr, nullptr, edges}, rule, target_index,
+                       library);
 }
 
 }  // namespace gol::cpu

@@ -49,6 +49,13 @@ void step_tiles_over(const TileNeighbourhood* in, Tile* const* targets, TileChan
                      size_t count, const Rule& rule, SimdLibrary library,
                      const BandMask* bands = nullptr);
 
+// step_tiles_over stepping every band and noting, in place of a change
+// record, what the neighbours of each new tile read of it (edges[i]): the
+// cheaper record for a caller that steps every tile each generation and
+// needs to know only where live cells reach a tile's border.
+void step_tiles_noting_edges(const TileNeighbourhood* in, Tile* const* targets, TileEdges* edges,
+                             size_t count, const Rule& rule, SimdLibrary library);
+
 // The instruction set the Highway kernel dispatches to on this machine
 // ("AVX3", "AVX2", "SSE4", "SCALAR", ...), or xsimd's architecture name.
 std::string simd_target_name(SimdLibrary library);
@@ -69,5 +76,11 @@ void step_tiles_over_on_target(const TileNeighbourhood* in, Tile* const* targets
                                TileChange* changes, size_t count, const Rule& rule,
                                const BandMask* bands, size_t target_index,
                                SimdLibrary library = SimdLibrary::kHighway);
+
+// step_tiles_noting_edges with the kernel of simd_targets_supported(library)[target_index].
+void step_tiles_noting_edges_on_target(const TileNeighbourhood* in, Tile* const* targets,
+                                       TileEdges* edges, size_t count, const Rule& rule,
+                                       size_t target_index,
+                                       SimdLibrary library = SimdLibrary::kHighway);
 
 }  // namespace gol::cpu

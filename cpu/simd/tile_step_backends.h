@@ -21,6 +21,7 @@ struct TileBatch {
   Tile* const* targets;
   TileChange* changes;
   const BandMask* bands = nullptr;
+  TileEdges* edges = nullptr;  // with `targets` and no `changes`: see step_tiles_noting_edges
 };
 
 // Columns 0 and 63, the ones a tile's west and east neighbours read.

@@ -43,6 +43,15 @@ struct TileChange {
   uint64_t east_unchanged_rows = 0;
 };
 
+// What a tile's neighbours read of it, for a step that notes no change:
+// its first and last rows, and the OR of its rows (bits 0 and 63 say
+// whether its west and east columns hold a live cell).
+struct TileEdges {
+  uint64_t top = 0;
+  uint64_t bottom = 0;
+  uint64_t live_columns = 0;
+};
+
 // Bit b set where `rows` has a row of band b (bit r: row r).
 constexpr BandMask bands_of_rows(uint64_t rows) {
   rows |= rows >> 4;

@@ -342,6 +342,61 @@ TEST(SimdStepTilesOver, StepsOnlyTheBandsAskedAndKeepsTheRest) {
   }
 }
 
+// step_tiles_noting_edges: the same results, written over older tiles, and
+// what the neighbours read of each (first and last rows, the columns
+// holding a live cell), on every kernel; a tile that dies notes nothing.
+TEST(SimdStepTilesNotingEdges, WritesOverTargetsAndNotesTheirEdges) {
+  std::vector<OwnedNeighbourhood> cases = random_cases(30, false);
+  const std::vector<OwnedNeighbourhood> more = random_cases(31, true);
+  cases.insert(cases.end(), more.begin(), more.end());
+  cases.emplace_back();  // all empty: stays empty
+  OwnedNeighbourhood lone_cell;
+  lone_cell.at[1][1].rows[0] = uint64_t{1} << 63;  // dies
+  cases.push_back(lone_cell);
+  std::vector<TileNeighbourhood> views;
+  for (const OwnedNeighbourhood& owned : cases) views.push_back(owned.view());
+  std::mt19937_64 random(32);
+  std::vector<Tile> older;
+  for (size_t i = 0; i < cases.size(); ++i) older.push_back(random_tile(random, 0.4));
+  using StepNotingEdges =
+      std::function<void(const TileNeighbourhood*, Tile* const*, TileEdges*, size_t, const Rule&)>;
+  std::vector<StepNotingEdges> kernels;
+  for (SimdLibrary library : {SimdLibrary::kHighway, SimdLibrary::kXsimd}) {
+    kernels.push_back([library](const TileNeighbourhood* in, Tile* const* targets, TileEdges* edges,
+                                size_t count, const Rule& rule) {
+      step_tiles_noting_edges(in, targets, edges, count, rule, library);
+    });
+    for (size_t index = 0; index < simd_targets_supported(library).size(); ++index) {
+      kernels.push_back([index, library](const TileNeighbourhood* in, Tile* const* targets,
+                                         TileEdges* edges, size_t count, const Rule& rule) {
+        step_tiles_noting_edges_on_target(in, targets, edges, count, rule, index, library);
+      });
+    }
+  }
+  for (size_t kernel = 0; kernel < kernels.size(); ++kernel) {
+    for (const char* text : {"B3/S23", "B36/S23"}) {
+      const Rule rule = rule_of(text);
+      std::vector<Tile> targets = older;
+      std::vector<Tile*> target_pointers;
+      for (Tile& target : targets) target_pointers.push_back(&target);
+      std::vector<TileEdges> edges(cases.size(), TileEdges{1, 1, 1});
+      kernels[kernel](views.data(), target_pointers.data(), edges.data(), views.size(), rule);
+      for (size_t i = 0; i < cases.size(); ++i) {
+        const std::string what =
+            "kernel " + std::to_string(kernel) + ", case " + std::to_string(i) + ", rule " + text;
+        const Tile next = reference_step(views[i], rule);
+        ASSERT_EQ(targets[i], next) << what;
+        uint64_t live_columns = 0;
+        for (uint64_t row : next.rows) live_columns |= row;
+        EXPECT_EQ(edges[i].top, next.rows[0]) << what;
+        EXPECT_EQ(edges[i].bottom, next.rows[kTileSize - 1]) << what;
+        EXPECT_EQ(edges[i].live_columns, live_columns) << what;
+      }
+      EXPECT_EQ(edges[cases.size() - 1].live_columns, 0u) << "the lone cell dies";
+    }
+  }
+}
+
 TEST(SimdTargets, DispatchedTargetIsTheBestSupported) {
   const std::vector<std::string> targets = simd_targets_supported(SimdLibrary::kXsimd);
   ASSERT_FALSE(targets.empty());

@@ -13,52 +13,14 @@
 #include "cpu/reference/reference_backends.h"
 #include "engine/grid_stepper.h"
 #include "patterns/soup.h"
+#include "tests/engine/grid_checks.h"
 
 namespace gol {
 namespace {
 
-// The active slots with their bands, in slot order.
-std::vector<std::pair<int32_t, BandMask>> awake(const sparse::SparseGrid& grid) {
-  std::vector<std::pair<int32_t, BandMask>> listed;
-  for (size_t i = 0; i < grid.active().size(); ++i) {
-    listed.emplace_back(grid.active()[i], grid.active_bands()[i]);
-  }
-  std::sort(listed.begin(), listed.end());
-  return listed;
-}
-
-// Whether every tile `plain` lists is listed in `blocked` with at least its
-// bands. Not equality: a block's last generation steps whole tiles, whose
-// change notes are kept by band rather than by row (as the generation-at-a-
-// time grid keeps them for tiles it steps a few bands of), so a change in a
-// band's edge row may wake one band more there. Nothing plain wakes may be
-// missing: a tile left asleep would be stepped wrong.
-bool wakes_at_least(const std::vector<std::pair<int32_t, BandMask>>& blocked,
-                    const std::vector<std::pair<int32_t, BandMask>>& plain) {
-  return std::all_of(plain.begin(), plain.end(), [&](const std::pair<int32_t, BandMask>& entry) {
-    const auto found = std::lower_bound(blocked.begin(), blocked.end(),
-                                        std::pair<int32_t, BandMask>{entry.first, 0});
-    return found != blocked.end() && found->first == entry.first &&
-           (found->second & entry.second) == entry.second;
-  });
-}
-
-// Whether every tile's summary of each generation it holds says what the
-// tile holds: neighbours and the population read them of sleeping tiles,
-// whose buffers a block may have written in any generation.
-bool summaries_hold(const sparse::SparseGrid& grid) {
-  const sparse::TileMap& map = grid.map();
-  for (int32_t slot : grid.torus_slots()) {
-    for (int parity = 0; parity < 2; ++parity) {
-      const Tile& tile = map.tile(parity, slot);
-      const sparse::TileMap::Summary summary = map.summary(parity, slot);
-      if (summary.border != sparse::border_occupancy(tile) || summary.nonempty != !tile.empty()) {
-        return false;
-      }
-    }
-  }
-  return true;
-}
+using grid_checks::awake;
+using grid_checks::summaries_hold;
+using grid_checks::wakes_at_least;
 
 // Generations first, first + step, ... up to last.
 std::vector<uint64_t> every(uint64_t first, uint64_t last, uint64_t step) {

@@ -1,0 +1,216 @@
+// Plane blocks (a busy plane stepped several generations with every tile
+// stepped whole each generation) against the bit reference and against the
+// same world stepped a generation at a time: the same cells, summaries that
+// say what each tile holds, and every tile and band that world wakes awake
+// after each block. Tiles are made inside blocks in every direction and
+// across slab boundaries; strips step blocks of their own; a birth beyond
+// the plane's edge is refused inside a block at its generation.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "cpu/reference/reference_backends.h"
+#include "engine/core/error.h"
+#include "engine/grid_stepper.h"
+#include "patterns/catalogue.h"
+#include "patterns/soup.h"
+#include "sparse/sparse_grid.h"
+#include "tests/engine/grid_checks.h"
+
+namespace gol {
+namespace {
+
+using grid_checks::awake_by_coord;
+using grid_checks::summaries_hold;
+using grid_checks::wakes_at_least;
+
+struct Case {
+  uint64_t depth = 0;  // 0: the stepper's own choice
+  int threads = 1;
+  cpu::SimdLibrary library = cpu::SimdLibrary::kHighway;
+  bool strips = false;
+};
+
+// Steps `cells` in blocks, a generation at a time and on the bit reference
+// to each checkpoint, comparing all three; returns the blocks stepped.
+uint64_t expect_blocks_match(const Case& c, const Rule& rule, const CellSet& cells,
+                             const std::vector<uint64_t>& checkpoints) {
+  SCOPED_TRACE(::testing::Message()
+               << "depth " << c.depth << ", " << c.threads << " threads"
+               << (c.strips ? " in strips" : "") << ", rule " << rule.to_string());
+  sparse::SparseGrid blocked;
+  sparse::SparseGrid plain;
+  blocked.load(cells, Topology::plane(), false);
+  plain.load(cells, Topology::plane(), false);
+  GridStepper block_stepper(c.threads, c.library);
+  block_stepper.set_block_depth(c.depth);
+  block_stepper.allow_strips(c.strips);
+  GridStepper plain_stepper(1, c.library);
+  plain_stepper.set_block_depth(1);
+  auto oracle = cpu::make_bit_backend();
+  oracle->load(cells, rule, Topology::plane());
+  uint64_t done = 0;
+  for (uint64_t checkpoint : checkpoints) {
+    block_stepper.step(blocked, rule, checkpoint - done);
+    plain_stepper.step(plain, rule, checkpoint - done);
+    oracle->step(checkpoint - done);
+    done = checkpoint;
+    EXPECT_EQ(blocked.generation(), checkpoint);
+    EXPECT_EQ(blocked.population(), oracle->population()) << "generation " << checkpoint;
+    EXPECT_TRUE(blocked.cells() == oracle->cells()) << "generation " << checkpoint;
+    EXPECT_TRUE(summaries_hold(blocked)) << "generation " << checkpoint;
+    EXPECT_TRUE(wakes_at_least(awake_by_coord(blocked), awake_by_coord(plain)))
+        << "generation " << checkpoint;
+  }
+  EXPECT_EQ(plain_stepper.plane_blocks(), 0u);
+  return block_stepper.plane_blocks();
+}
+
+// A glider moving (dx, dy) (each +-1) at (x, y), and a lightweight
+// spaceship moving along one axis.
+CellSet glider(int64_t x, int64_t y, int dx, int dy) {
+  CellSet cells;
+  for (auto [cx, cy] : {std::pair{1, 0}, {2, 1}, {0, 2}, {1, 2}, {2, 2}}) {
+    cells.set(x + (dx > 0 ? cx : 2 - cx), y + (dy > 0 ? cy : 2 - cy));
+  }
+  return cells;
+}
+
+CellSet lightweight_spaceship(int64_t x, int64_t y, int direction) {
+  // Moving east; the others by turning it.
+  const std::pair<int, int> east[] = {{1, 0}, {4, 0}, {0, 1}, {0, 2}, {4, 2},
+                                      {0, 3}, {1, 3}, {2, 3}, {3, 3}};
+  CellSet cells;
+  for (auto [cx, cy] : east) {
+    switch (direction) {
+      case 0:
+        cells.set(x + cx, y + cy);
+        break;
+      case 1:
+        cells.set(x - cx, y + cy);
+        break;
+      case 2:
+        cells.set(x + cy, y + cx);
+        break;
+      default:
+        cells.set(x + cy, y - cx);
+        break;
+    }
+  }
+  return cells;
+}
+
+// Spaceships leaving a field every way: gliders on the four diagonals and
+// lightweight spaceships along the axes, crossing tile borders and
+// corners everywhere, so tiles are made inside blocks in all eight
+// directions.
+CellSet spaceship_field() {
+  CellSet field;
+  for (int64_t row = 0; row < 6; ++row) {
+    for (int64_t column = 0; column < 6; ++column) {
+      const int64_t x = column * 150 + row * 7;
+      const int64_t y = row * 150 + column * 11;
+      const int kind = static_cast<int>((row * 6 + column) % 8);
+      const CellSet ship = kind < 4 ? glider(x, y, kind % 2 == 0 ? 1 : -1, kind < 2 ? 1 : -1)
+                                    : lightweight_spaceship(x, y, kind - 4);
+      for (const Cell& cell : ship.cells()) field.set(cell.x, cell.y);
+    }
+  }
+  return field;
+}
+
+TEST(PlaneBlocks, AGliderStreamMatchesTheReference) {
+  const CellSet gun = patterns::builtin_pattern("gosper-gun").cells;
+  EXPECT_GT(expect_blocks_match({}, Rule::conway(), gun, {100, 1001, 3000, 6100}), 40u);
+  EXPECT_GT(expect_blocks_match({3}, Rule::conway(), gun, {500, 1202}), 100u);
+}
+
+TEST(PlaneBlocks, SpaceshipsLeavingEveryWayMakeTilesInsideBlocks) {
+  const CellSet field = spaceship_field();
+  for (uint64_t depth : {0, 2, 5, 17}) {
+    EXPECT_GT(expect_blocks_match({depth}, Rule::conway(), field, {64, 333, 900}), 0u);
+  }
+}
+
+// A fleet of spaceships abreast, heading north: tiles made inside blocks
+// land in several slabs.
+TEST(PlaneBlocks, AFleetOverSeveralSlabsMatchesTheReference) {
+  CellSet fleet;
+  for (int64_t k = 0; k < 320; ++k) {
+    const CellSet ship = lightweight_spaceship(k * kTileSize + (k % 5) * 13, (k % 3) * 20, 3);
+    for (const Cell& cell : ship.cells()) fleet.set(cell.x, cell.y);
+  }
+  EXPECT_GT(expect_blocks_match({}, Rule::conway(), fleet, {150, 301}), 0u);
+  sparse::SparseGrid grid;
+  grid.load(fleet, Topology::plane(), false);
+  GridStepper stepper(1, cpu::SimdLibrary::kHighway);
+  stepper.step(grid, Rule::conway(), 301);
+  EXPECT_GT(grid.tile_count(), size_t{sparse::TileMap::kSlabSlots});
+  EXPECT_GT(stepper.plane_blocks(), 0u);
+}
+
+TEST(PlaneBlocks, OtherRulesAndTheXsimdKernelMatchTheReference) {
+  const CellSet soup = patterns::make_soup({5 * kTileSize, 4 * kTileSize, 0.45, 41});
+  EXPECT_GT(expect_blocks_match({4}, parse_rule("B36/S23").rule, soup, {4, 9, 130}), 0u);
+  EXPECT_GT(expect_blocks_match({}, parse_rule("B3678/S34678").rule, soup, {3, 70, 131}), 0u);
+  EXPECT_GT(
+      expect_blocks_match({6, 1, cpu::SimdLibrary::kXsimd}, Rule::conway(), soup, {6, 13, 150}),
+      0u);
+}
+
+// A soup settling into still lifes and blinkers: blocks while it is busy,
+// then generations one at a time as tiles fall asleep and empty ones go.
+TEST(PlaneBlocks, ASettlingSoupSleepsAsItWouldAGenerationAtATime) {
+  const CellSet soup = patterns::make_soup({6 * kTileSize, 6 * kTileSize, 0.35, 42});
+  std::vector<uint64_t> checkpoints;
+  for (uint64_t generation = 8; generation <= 1400; generation += 37) {
+    checkpoints.push_back(generation);
+  }
+  EXPECT_GT(expect_blocks_match({}, Rule::conway(), soup, checkpoints), 0u);
+}
+
+// Each strip steps blocks of its own while its tiles are busy, a
+// breeder's cut moving between epochs.
+TEST(PlaneBlocks, StripsStepBlocksOfTheirOwn) {
+  const CellSet breeder = patterns::builtin_pattern("breeder").cells;
+  EXPECT_GT(expect_blocks_match({0, 2, cpu::SimdLibrary::kHighway, true}, Rule::conway(), breeder,
+                                {1200, 2600}),
+            0u);
+}
+
+// A glider reaching the plane's edge in the middle of a block stops the
+// run at the generation in which it would bear a cell beyond, as a
+// generation at a time does.
+TEST(PlaneBlocks, ABirthBeyondThePlaneIsRefusedInsideABlock) {
+  constexpr int64_t kEdge = int64_t{1} << 62;
+  const CellSet near_origin = glider(-40, 0, 1, 1);
+  auto reference = cpu::make_bit_backend();
+  reference->load(near_origin, Rule::conway(), Topology::plane());
+  uint64_t crossing = 0;
+  while (crossing < 400 && reference->cells().bbox()->xmax < 0) {
+    reference->step(1);
+    ++crossing;
+  }
+  ASSERT_GT(crossing, 100u);
+  sparse::SparseGrid grid;
+  grid.load(near_origin.translated(kEdge, 0), Topology::plane(), false);
+  GridStepper stepper(1, cpu::SimdLibrary::kHighway);
+  try {
+    stepper.step(grid, Rule::conway(), crossing + 50);
+    ADD_FAILURE() << "the run went on past the edge";
+  } catch (const RuntimeError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("at generation " + std::to_string(crossing) + " "), std::string::npos)
+        << message;
+  }
+  EXPECT_GT(stepper.plane_blocks(), 0u);
+  // What the grid holds is the generation before, exact.
+  reference->load(near_origin, Rule::conway(), Topology::plane());
+  reference->step(grid.generation());
+  EXPECT_EQ(grid.generation(), crossing - 1);
+  EXPECT_TRUE(grid.cells() == reference->cells().translated(kEdge, 0));
+}
+
+}  // namespace
+}  // namespace gol
