@@ -79,7 +79,7 @@ uint64_t GridStepper::step(sparse::SparseGrid& grid, const Rule& rule, uint64_t 
     // Plane blocks take one thread; a pass worth sharing goes to the crew.
     if (const uint64_t depth = plane_block_depth(grid, generations - done);
         depth >= 2 && (workers_.threads() == 1 || grid.active().size() < kMinCrewTiles)) {
-      const PlaneBlockCount count = step_plane_block(grid, rule, depth);
+      const PlaneBlockCount count = step_plane_block(grid, rule, depth, plane_block_scratch_);
       tiles_stepped_ += count.tiles;
       cells_computed_ += count.tiles * kTileSize * kTileSize;
       ++plane_blocks_;
@@ -170,27 +170,51 @@ uint64_t GridStepper::plane_block_depth(const sparse::SparseGrid& grid, uint64_t
 }
 
 GridStepper::PlaneBlockCount GridStepper::step_plane_block(sparse::SparseGrid& grid,
-                                                           const Rule& rule, uint64_t depth) const {
+                                                           const Rule& rule, uint64_t depth,
+                                                           PlaneBlockScratch& scratch) const {
   grid.begin_plane_block();
-  std::array<cpu::TileNeighbourhood, kChunkTiles> in;
-  std::array<Tile*, kChunkTiles> targets;
-  std::vector<TileEdges> edges;
+  // Each listed tile's neighbourhood and target are found once: a tile
+  // made in the block is listed at the end, and only its neighbours'
+  // neighbourhoods change.
+  auto& [in, targets, listed_at, edges] = scratch;
+  const auto find_neighbourhood = [&](size_t i) {
+    const int32_t slot = grid.active()[i];
+    for (int parity = 0; parity < 2; ++parity) {
+      grid.map().neighbourhood(parity, slot, in[parity][i].at);
+      targets[parity][i] = &grid.buffer(parity ^ 1, slot);
+    }
+  };
+  edges.clear();
+  listed_at.assign(grid.map().slot_count(), -1);
   PlaneBlockCount count;
   for (uint64_t generation = 1; generation < depth; ++generation) {
     refuse_births_beyond_edge(grid, rule);
     const auto active = grid.active();
-    edges.resize(active.size());
-    for (size_t first = 0; first < active.size(); first += kChunkTiles) {
-      const size_t chunk = std::min(kChunkTiles, active.size() - first);
-      for (size_t i = 0; i < chunk; ++i) {
-        grid.neighbourhood(active[first + i], in[i].at);
-        targets[i] = grid.commit_target(first + i);
+    if (const size_t known = edges.size(); active.size() != known) {
+      edges.resize(active.size());
+      for (auto* entries : {&in[0], &in[1]}) entries->resize(active.size());
+      for (auto* entries : {&targets[0], &targets[1]}) entries->resize(active.size());
+      listed_at.resize(grid.map().slot_count(), -1);
+      for (size_t i = known; i < active.size(); ++i) {
+        listed_at[static_cast<size_t>(active[i])] = static_cast<int32_t>(i);
+        find_neighbourhood(i);
       }
-      cpu::step_tiles_noting_edges(in.data(), targets.data(), edges.data() + first, chunk, rule,
-                                   workers_.library());
+      for (size_t i = known; known != 0 && i < active.size(); ++i) {
+        for (int32_t other : grid.map().neighbours(active[i])) {
+          if (const int32_t at = listed_at[static_cast<size_t>(other)]; at >= 0) {
+            find_neighbourhood(static_cast<size_t>(at));
+          }
+        }
+      }
+    }
+    const auto parity = static_cast<size_t>(grid.generation() & 1);
+    for (size_t first = 0; first < active.size(); first += kChunkTiles) {
+      cpu::step_tiles_noting_edges(
+          in[parity].data() + first, targets[parity].data() + first, edges.data() + first,
+          std::min(kChunkTiles, active.size() - first), rule, workers_.library());
     }
     count.tiles += active.size();
-    grid.finish_block_generation(edges);
+    grid.finish_block_generation(edges, generation + 1 == depth);
   }
   // The last generation is committed as a generation at a time is, so that
   // sleep and wake resume from it.

@@ -89,8 +89,17 @@ class GridStepper {
     uint64_t tiles = 0;  // tile generations stepped
     size_t last = 0;     // tiles stepped in the last generation
   };
-  PlaneBlockCount step_plane_block(sparse::SparseGrid& grid, const Rule& rule,
-                                   uint64_t depth) const;
+  // What a plane block keeps of each listed tile (its neighbourhood and
+  // target by the parity read), kept from block to block so that the
+  // arrays are not mapped and faulted in anew each time.
+  struct PlaneBlockScratch {
+    std::array<std::vector<cpu::TileNeighbourhood>, 2> in;
+    std::array<std::vector<Tile*>, 2> targets;
+    std::vector<int32_t> listed_at;  // by slot: the index in active(), or -1
+    std::vector<TileEdges> edges;
+  };
+  PlaneBlockCount step_plane_block(sparse::SparseGrid& grid, const Rule& rule, uint64_t depth,
+                                   PlaneBlockScratch& scratch) const;
   // The generations of the next plane block of `grid` with `remaining` to
   // go: below 2, a generation at a time.
   uint64_t plane_block_depth(const sparse::SparseGrid& grid, uint64_t remaining) const;
@@ -113,7 +122,7 @@ class GridStepper {
     uint64_t blocks = 0;
   };
   void step_strip_alone(sparse::SparseGrid& strip, const Rule& rule, uint64_t generations,
-                        StripTally& tally) const;
+                        StripTally& tally, PlaneBlockScratch& scratch) const;
 
   cpu::ParallelTileStepper workers_;
   // Grids for strips, kept (empty) from one segment to the next: during a
@@ -122,6 +131,7 @@ class GridStepper {
   std::vector<std::unique_ptr<sparse::SparseGrid>> strip_grids_;
   CrewJudge judge_;
   TorusBlocks blocks_;
+  PlaneBlockScratch plane_block_scratch_;
   size_t cache_bytes_;         // a core's own cache, for the blocks' depth
   size_t shared_cache_bytes_;  // the cores' shared cache, where rows are wider
   uint64_t block_depth_ = 0;   // see set_block_depth()

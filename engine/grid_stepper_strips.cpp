@@ -314,6 +314,7 @@ uint64_t GridStepper::step_strips(sparse::SparseGrid& grid, const Rule& rule, ui
   for (size_t k = 0; k < count; ++k) strip(k).replan();
 
   std::vector<StripTally> tallies(count);
+  std::vector<PlaneBlockScratch> scratch(count);
   std::vector<std::vector<int32_t>> imported(count);
   // What each strip did in its last epoch, and its pace: seconds per unit
   // of work, remembered over its recent epochs (each kPaceMemory as much as
@@ -328,7 +329,7 @@ uint64_t GridStepper::step_strips(sparse::SparseGrid& grid, const Rule& rule, ui
     workers_.run_tasks(count, [&](size_t k) {
       const uint64_t work_before = tallies[k].work;
       const auto start = std::chrono::steady_clock::now();
-      step_strip_alone(strip(k), rule, epoch, tallies[k]);
+      step_strip_alone(strip(k), rule, epoch, tallies[k], scratch[k]);
       const double elapsed =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       last_work[k] = tallies[k].work - work_before;
@@ -394,7 +395,8 @@ uint64_t GridStepper::step_strips(sparse::SparseGrid& grid, const Rule& rule, ui
 }
 
 void GridStepper::step_strip_alone(sparse::SparseGrid& strip, const Rule& rule,
-                                   uint64_t generations, StripTally& tally) const {
+                                   uint64_t generations, StripTally& tally,
+                                   PlaneBlockScratch& scratch) const {
   for (uint64_t done = 0; done < generations;) {
     if (strip.active().empty()) {
       strip.advance_asleep(generations - done);
@@ -403,7 +405,7 @@ void GridStepper::step_strip_alone(sparse::SparseGrid& strip, const Rule& rule,
     }
     if (const uint64_t depth = plane_block_depth(strip, generations - done); depth >= 2) {
       // A block steps whole tiles and nothing else: a tile's bands.
-      const PlaneBlockCount count = step_plane_block(strip, rule, depth);
+      const PlaneBlockCount count = step_plane_block(strip, rule, depth, scratch);
       tally.tiles += count.tiles;
       tally.cells += count.tiles * kTileSize * kTileSize;
       tally.work += count.tiles * kTileBands;

@@ -226,10 +226,6 @@ void SparseGrid::load_plane(CellSet&& cells) {
   create_load_ring(loaded);
 }
 
-void SparseGrid::neighbourhood(int32_t slot, const Tile* (&at)[3][3]) const {
-  map_.neighbourhood(current_parity(), slot, at);
-}
-
 void SparseGrid::neighbourhood_at(TileCoord coord, const Tile* (&at)[3][3]) const {
   const int parity = current_parity();
   for (int dy = -1; dy <= 1; ++dy) {
@@ -770,32 +766,68 @@ void SparseGrid::begin_plane_block() {
   for (int32_t slot : active_) map_.changed_in(slot) = generation_ + 1;
   active_bands_.assign(active_.size(), kAllBands);
   outcomes_.assign(active_.size(), Outcome{});
+  watch_block_borders();
   choose_next_plan();
 }
 
-void SparseGrid::finish_block_generation(std::span<const TileEdges> edges) {
+void SparseGrid::watch_block_borders() {
+  constexpr uint64_t kWest = 1;
+  constexpr uint64_t kEast = uint64_t{1} << (kTileSize - 1);
+  constexpr uint64_t kRow = ~uint64_t{0};
+  block_watch_.resize(active_.size());
+  for (size_t i = 0; i < active_.size(); ++i) {
+    const uint8_t absent = map_.absent_neighbours(active_[i]);
+    const auto facing = [&](int direction, uint64_t bits) {
+      return (absent >> direction & 1) != 0 ? bits : 0;
+    };
+    block_watch_[i] = {facing(kN, kRow) | facing(kNW, kWest) | facing(kNE, kEast),
+                       facing(kS, kRow) | facing(kSW, kWest) | facing(kSE, kEast),
+                       facing(kW, kWest) | facing(kE, kEast)};
+  }
+}
+
+void SparseGrid::finish_block_generation(std::span<const TileEdges> edges, bool keep_summaries) {
   GOL_CHECK(edges.size() == active_.size());
   const int written = current_parity() ^ 1;
-  for (size_t i = 0; i < edges.size(); ++i) {
-    const int32_t slot = active_[i];
+  const size_t listed = active_.size();
+  for (size_t i = 0; i < listed; ++i) {
     const TileEdges& edge = edges[i];
-    const uint8_t border = border_bits(edge.top, edge.bottom, edge.live_columns);
-    map_.summary(written, slot) = {border, static_cast<uint8_t>(edge.live_columns != 0)};
-    const uint8_t create = border & map_.absent_neighbours(slot);
-    if (create == 0) continue;
+    const BorderWatch& watch = block_watch_[i];
+    if (((edge.top & watch.top) | (edge.bottom & watch.bottom) |
+         (edge.live_columns & watch.columns)) == 0) {
+      continue;
+    }
+    const int32_t slot = active_[i];
+    const uint8_t create =
+        border_bits(edge.top, edge.bottom, edge.live_columns) & map_.absent_neighbours(slot);
     for (int direction = 0; direction < kDirections; ++direction) {
       if (!(create >> direction & 1)) continue;
       const TileCoord at = map_.coord(slot);
       const int32_t made =
           create_awake({at.tx + kDirectionDx[direction], at.ty + kDirectionDy[direction]});
       if (made == TileMap::kAbsent || stands_still(owners_[made])) continue;
-      map_.changed_in(made) = generation_ + 1;
       active_.push_back(made);
       active_bands_.push_back(kAllBands);
       outcomes_.emplace_back();
     }
   }
+  // Making a tile changes what its neighbours face.
+  if (active_.size() != listed) watch_block_borders();
+  if (keep_summaries) {
+    for (size_t i = 0; i < listed; ++i) {
+      const TileEdges& edge = edges[i];
+      map_.summary(written, active_[i]) = {border_bits(edge.top, edge.bottom, edge.live_columns),
+                                           static_cast<uint8_t>(edge.live_columns != 0)};
+    }
+  }
   ++generation_;
+  if (!beyond_edge_.empty()) {
+    for (int32_t slot : active_) {
+      for (int parity = 0; parity < 2; ++parity) {
+        map_.summary(parity, slot) = summarise(map_.tile(parity, slot));
+      }
+    }
+  }
 }
 
 void SparseGrid::begin_block(uint64_t generations) {

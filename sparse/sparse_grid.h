@@ -93,7 +93,9 @@ class SparseGrid {
   std::span<const BandMask> active_bands() const { return active_bands_; }
   // The tile in `slot` and its eight neighbours at the current generation,
   // as at[dy + 1][dx + 1]; absent neighbours point at an empty tile.
-  void neighbourhood(int32_t slot, const Tile* (&at)[3][3]) const;
+  void neighbourhood(int32_t slot, const Tile* (&at)[3][3]) const {
+    map_.neighbourhood(current_parity(), slot, at);
+  }
   // Records the next generation of active()[index]. Calls for distinct
   // indices may run concurrently (each writes only its own slot and sets
   // wake flags).
@@ -158,10 +160,13 @@ class SparseGrid {
   // Lists every tile that does not stand still in active(), all bands.
   void begin_plane_block();
   // After every tile of active() has been stepped one generation, noting
-  // edges[i] of active()[i]: records what neighbours read of each, makes
-  // (awake, and listed) the absent tiles a live border cell faces, and
-  // moves to the next generation.
-  void finish_block_generation(std::span<const TileEdges> edges);
+  // edges[i] of active()[i]: makes (awake, and listed) the absent tiles a
+  // live border cell faces, and moves to the next generation. Records what
+  // neighbours read of each tile (its summaries) where `keep_summaries` says:
+  // committing and planning read them of the generation before the
+  // block's last. (Where a tile beyond the plane's edge was faced, and the
+  // stepper may stop the run here, every summary is brought up to date.)
+  void finish_block_generation(std::span<const TileEdges> edges, bool keep_summaries);
 
   // The tiles beyond the plane's range (kMaxTileCoordinate) that a live
   // border cell has faced since load() or the last clear_beyond_edge():
@@ -369,6 +374,14 @@ class SparseGrid {
   bool counting_columns_ = false;
   std::unordered_map<int64_t, std::vector<int32_t>> column_slots_;
   std::vector<int32_t> column_place_;  // by slot
+  // In a plane block, by index into active_: the live cells of a tile's
+  // first and last rows and of its OR of rows that face an absent
+  // neighbour (finish_block_generation() makes it).
+  struct BorderWatch {
+    uint64_t top, bottom, columns;
+  };
+  std::vector<BorderWatch> block_watch_;
+  void watch_block_borders();
 };
 
 }  // namespace gol::sparse
