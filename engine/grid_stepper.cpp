@@ -21,8 +21,9 @@ constexpr size_t kChunkTiles = cpu::kBatchTiles;
 // woken, which costs about what a generation of fewer tiles takes.
 constexpr size_t kMinCrewTiles = 4 * kChunkTiles;
 constexpr size_t kMinParallelTiles = 512;
-// A plane block looks again this often at whether the world is still busy.
-constexpr uint64_t kPlaneBlockGenerations = 64;
+// Generations before looking again at a world whose active tiles' ring of
+// neighbours made a plane block not worth it.
+constexpr uint64_t kPlaneBlockLookAgain = 64;
 
 // The line of cells just beyond the plane that a tile beyond its range
 // touches, as the error message names it.
@@ -77,7 +78,7 @@ uint64_t GridStepper::step(sparse::SparseGrid& grid, const Rule& rule, uint64_t 
       continue;
     }
     // Plane blocks take one thread; a pass worth sharing goes to the crew.
-    if (const uint64_t depth = plane_block_depth(grid, generations - done);
+    if (const uint64_t depth = plane_block_depth(grid, generations - done, plane_block_scratch_);
         depth >= 2 && (workers_.threads() == 1 || grid.active().size() < kMinCrewTiles)) {
       const PlaneBlockCount count = step_plane_block(grid, rule, depth, plane_block_scratch_);
       tiles_stepped_ += count.tiles;
@@ -164,19 +165,35 @@ size_t GridStepper::step_block(sparse::SparseGrid& grid, const Rule& rule, uint6
   return tiles;
 }
 
-uint64_t GridStepper::plane_block_depth(const sparse::SparseGrid& grid, uint64_t remaining) const {
-  if (block_depth_ == 1 || !grid.suits_plane_blocks()) return 0;
-  return std::min(block_depth_ != 0 ? block_depth_ : kPlaneBlockGenerations, remaining);
+uint64_t GridStepper::plane_block_depth(sparse::SparseGrid& grid, uint64_t remaining,
+                                        PlaneBlockScratch& scratch) const {
+  if (block_depth_ == 1 || remaining < 2 || grid.generation() < scratch.next_look) return 0;
+  uint64_t planned = 0;
+  for (BandMask bands : grid.active_bands()) planned += kTileWork + band_count(bands);
+  // Cheapest first: even with no neighbours to step, a block would cost
+  // more. Finding the neighbours costs about what planning does, so a world
+  // they rule out is looked at again only a while later.
+  if (grid.active().size() * kBlockTileWork > planned) return 0;
+  if (const size_t tiles = grid.plane_block_size();
+      tiles == 0 || tiles * kBlockTileWork > planned) {
+    scratch.next_look = grid.generation() + kPlaneBlockLookAgain;
+    return 0;
+  }
+  return std::min({block_depth_ != 0 ? block_depth_ : sparse::SparseGrid::kMaxPlaneBlock,
+                   sparse::SparseGrid::kMaxPlaneBlock, remaining});
 }
 
 GridStepper::PlaneBlockCount GridStepper::step_plane_block(sparse::SparseGrid& grid,
                                                            const Rule& rule, uint64_t depth,
                                                            PlaneBlockScratch& scratch) const {
-  grid.begin_plane_block();
+  grid.begin_plane_block(depth);
   // Each listed tile's neighbourhood and target are found once: a tile
   // made in the block is listed at the end, and only its neighbours'
   // neighbourhoods change.
-  auto& [in, targets, listed_at, edges] = scratch;
+  auto& in = scratch.in;
+  auto& targets = scratch.targets;
+  auto& listed_at = scratch.listed_at;
+  auto& edges = scratch.edges;
   const auto find_neighbourhood = [&](size_t i) {
     const int32_t slot = grid.active()[i];
     for (int parity = 0; parity < 2; ++parity) {

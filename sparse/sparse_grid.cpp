@@ -742,27 +742,46 @@ bool SparseGrid::suits_blocks() const {
          active_.size() * 8 >= torus_slots_.size() * kBusyEighths;
 }
 
-bool SparseGrid::suits_plane_blocks() const {
-  // A whole tile costs about two thirds of a planned and committed step
-  // of four of its bands; below this share of the tiles active, stepping
-  // the sleeping ones costs more than that saves.
-  constexpr size_t kBusyEighths = 7;
-  return !map_.is_torus() && !keep_all_active_ && (tiles_not_cpu_ == 0 || counting_columns_) &&
-         active_.size() * 8 >= map_.size() * kBusyEighths;
+bool SparseGrid::allows_plane_blocks() const {
+  return !map_.is_torus() && !keep_all_active_ && (tiles_not_cpu_ == 0 || counting_columns_);
 }
 
-void SparseGrid::begin_plane_block() {
-  GOL_CHECK(suits_plane_blocks());
-  // Planning took the wake records of every tile listed now; the block
-  // lists every tile, in slot order (neighbours made together lie
-  // together). Whether a tile changes inside the block is not noted, so
-  // each is taken to change in its first generation (what a strip's
-  // exchange reads).
-  active_.clear();
-  for (int32_t slot : map_.held()) {
-    if (!stands_still(owners_[slot])) active_.push_back(slot);
+template <typename Visit>
+void SparseGrid::visit_plane_block(Visit visit) {
+  block_marks_.resize(map_.slot_count());
+  block_marks_[TileMap::kEmptySlot] = 1;
+  const auto once = [&](int32_t slot) {
+    if (block_marks_[slot] != 0) return;
+    block_marks_[slot] = 1;
+    if (!stands_still(owners_[slot])) visit(slot);
+  };
+  for (int32_t slot : active_) {
+    once(slot);
+    for (int32_t other : map_.neighbours(slot)) once(other);
   }
-  std::sort(active_.begin(), active_.end());
+  for (int32_t slot : active_) {
+    block_marks_[slot] = 0;
+    for (int32_t other : map_.neighbours(slot)) block_marks_[other] = 0;
+  }
+}
+
+size_t SparseGrid::plane_block_size() {
+  if (!allows_plane_blocks()) return 0;
+  size_t tiles = 0;
+  visit_plane_block([&](int32_t) { ++tiles; });
+  return tiles;
+}
+
+void SparseGrid::begin_plane_block(uint64_t generations) {
+  GOL_CHECK(generations <= kMaxPlaneBlock && allows_plane_blocks());
+  // Planning took the wake records of every tile listed now. Whether a
+  // tile changes inside the block is not noted, so each is taken to
+  // change in its first generation (what a strip's exchange reads).
+  std::vector<int32_t> listed;
+  visit_plane_block([&](int32_t slot) { listed.push_back(slot); });
+  // In slot order: tiles made together lie together.
+  std::sort(listed.begin(), listed.end());
+  active_.swap(listed);
   for (int32_t slot : active_) map_.changed_in(slot) = generation_ + 1;
   active_bands_.assign(active_.size(), kAllBands);
   outcomes_.assign(active_.size(), Outcome{});

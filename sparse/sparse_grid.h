@@ -140,25 +140,30 @@ class SparseGrid {
   // of `parity`, just written over the one two before it as `change` notes.
   void note_written(int32_t slot, int parity, const TileChange& change);
 
-  // Plane blocks (GridStepper's): a busy plane world stepped a few
-  // generations with every tile that does not stand still stepped whole
-  // each generation, so that nothing is planned or committed between them;
-  // where nearly every tile is active anyway (a glider stream, a breeder's
-  // wake), a whole tile costs less than a planned, committed step of the
-  // bands it needs. Between begin_plane_block() and the finish_generation()
-  // that ends the block, the caller steps generations t+1 .. t+n-1 of
-  // every tile in active() (its whole neighbourhood(), into its
-  // commit_target()) and hands each generation's edges to
-  // finish_block_generation(), which makes the tiles a live border cell
-  // now faces, as a generation at a time would, and lists them; it then
-  // steps and commits generation t+n as usual. No tile is freed inside a
-  // block, and planning after it wakes what a generation at a time would.
-  //
-  // Whether the world is one for blocks: a plane of CPU tiles (a strip's
-  // ghosts and frozen columns allowed) with nearly all of them active.
-  bool suits_plane_blocks() const;
-  // Lists every tile that does not stand still in active(), all bands.
-  void begin_plane_block();
+  // Plane blocks (GridStepper's): a plane world stepped up to
+  // kMaxPlaneBlock generations with its active tiles and their neighbours
+  // stepped whole each generation, so that nothing is planned or committed
+  // between them: where the active tiles lie together (a glider stream, a
+  // breeder's wake, a puffer's head) a whole tile costs less than a
+  // planned, committed step of the bands it needs. The other tiles sleep
+  // on: what changes spreads a cell a generation from the active tiles,
+  // so within 63 generations it reaches no border that a tile beyond
+  // their neighbours reads (the strips' ghost columns rest on the same).
+  // Between begin_plane_block() and the finish_generation() that ends the
+  // block, the caller steps generations t+1 .. t+n-1 of every tile in
+  // active() (its whole neighbourhood(), into its commit_target()) and
+  // hands each generation's edges to finish_block_generation(), which
+  // makes the tiles a live border cell now faces, as a generation at a
+  // time would, and lists them; it then steps and commits generation t+n
+  // as usual. No tile is freed inside a block, and planning after it
+  // wakes what a generation at a time would.
+  static constexpr uint64_t kMaxPlaneBlock = 63;
+  // How many tiles a plane block would step from here (0 where the world
+  // allows none: a torus, or GPU tiles), for the caller to weigh against
+  // the active tiles' steps.
+  size_t plane_block_size();
+  // Lists those tiles in active(), all bands, for a block of `generations`.
+  void begin_plane_block(uint64_t generations);
   // After every tile of active() has been stepped one generation, noting
   // edges[i] of active()[i]: makes (awake, and listed) the absent tiles a
   // live border cell faces, and moves to the next generation. Records what
@@ -382,6 +387,11 @@ class SparseGrid {
   };
   std::vector<BorderWatch> block_watch_;
   void watch_block_borders();
+  bool allows_plane_blocks() const;
+  // visit(slot) for each tile a plane block steps, once.
+  template <typename Visit>
+  void visit_plane_block(Visit visit);
+  std::vector<uint8_t> block_marks_;  // by slot, clear between calls
 };
 
 }  // namespace gol::sparse

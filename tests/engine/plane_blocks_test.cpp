@@ -3,8 +3,9 @@
 // same world stepped a generation at a time: the same cells, summaries that
 // say what each tile holds, and every tile and band that world wakes awake
 // after each block. Tiles are made inside blocks in every direction and
-// across slab boundaries; strips step blocks of their own; a birth beyond
-// the plane's edge is refused inside a block at its generation.
+// across slab boundaries; sleeping tiles away from the active ones are left
+// alone; strips step blocks of their own; a birth beyond the plane's edge
+// is refused inside a block at its generation.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -168,6 +169,24 @@ TEST(PlaneBlocks, ASettlingSoupSleepsAsItWouldAGenerationAtATime) {
     checkpoints.push_back(generation);
   }
   EXPECT_GT(expect_blocks_match({}, Rule::conway(), soup, checkpoints), 0u);
+}
+
+// A puffer's head is stepped in blocks with the tiles around it, while the
+// trail of debris behind it sleeps on: a block steps the active tiles and
+// their neighbours, not every tile.
+TEST(PlaneBlocks, APufferHeadIsSteppedWithoutItsSleepingTrail) {
+  const CellSet puffer = patterns::builtin_pattern("puffer-train").cells;
+  EXPECT_GT(expect_blocks_match({}, Rule::conway(), puffer, {700, 1801, 3000}), 20u);
+  sparse::SparseGrid grid;
+  grid.load(puffer, Topology::plane(), false);
+  GridStepper stepper(1, cpu::SimdLibrary::kHighway);
+  uint64_t held = 0;  // tiles held, summed over the generations
+  for (int part = 0; part < 200; ++part) {
+    stepper.step(grid, Rule::conway(), 100);
+    held += 100 * grid.tile_count();
+  }
+  EXPECT_GT(stepper.plane_blocks(), 20u);
+  EXPECT_LT(stepper.tiles_stepped() * 4, held);
 }
 
 // Each strip steps blocks of its own while its tiles are busy, a
