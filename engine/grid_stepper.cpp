@@ -78,15 +78,17 @@ uint64_t GridStepper::step(sparse::SparseGrid& grid, const Rule& rule, uint64_t 
       continue;
     }
     // Plane blocks take one thread; a pass worth sharing goes to the crew.
-    if (const uint64_t depth = plane_block_depth(grid, generations - done, plane_block_scratch_);
-        depth >= 2 && (workers_.threads() == 1 || grid.active().size() < kMinCrewTiles)) {
-      const PlaneBlockCount count = step_plane_block(grid, rule, depth, plane_block_scratch_);
-      tiles_stepped_ += count.tiles;
-      cells_computed_ += count.tiles * kTileSize * kTileSize;
-      ++plane_blocks_;
-      last_stepped = count.last;
-      done += depth;
-      continue;
+    if (workers_.threads() == 1 || grid.active().size() < kMinCrewTiles) {
+      if (const uint64_t depth = plane_block_depth(grid, generations - done, plane_block_scratch_);
+          depth >= 2) {
+        const PlaneBlockCount count = step_plane_block(grid, rule, depth, plane_block_scratch_);
+        tiles_stepped_ += count.tiles;
+        cells_computed_ += count.tiles * kTileSize * kTileSize;
+        ++plane_blocks_;
+        last_stepped = count.last;
+        done += depth;
+        continue;
+      }
     }
     // A crew is started only for passes worth sharing, and kept while they
     // stay at least half that size: starting one wakes every worker.
