@@ -24,6 +24,9 @@ constexpr size_t kMinParallelTiles = 512;
 // Generations before looking again at a world whose active tiles' ring of
 // neighbours made a plane block not worth it.
 constexpr uint64_t kPlaneBlockLookAgain = 64;
+// A plane block of at most this many tiles keeps their neighbourhoods
+// (about 160 bytes a tile) from one generation and block to the next.
+constexpr size_t kKeptBlockTiles = 4096;
 
 // The line of cells just beyond the plane that a tile beyond its range
 // touches, as the error message names it.
@@ -170,14 +173,18 @@ size_t GridStepper::step_block(sparse::SparseGrid& grid, const Rule& rule, uint6
 uint64_t GridStepper::plane_block_depth(sparse::SparseGrid& grid, uint64_t remaining,
                                         PlaneBlockScratch& scratch) const {
   if (block_depth_ == 1 || remaining < 2 || grid.generation() < scratch.next_look) return 0;
-  uint64_t planned = 0;
+  // A generation at a time costs each active tile's planned step and the
+  // generation's own end; a block must save an eighth of that, since what
+  // it lists at its start it steps to its end, though activity that dies
+  // down soon (a field of methuselahs) would have slept.
+  uint64_t planned = kGenerationWork;
   for (BandMask bands : grid.active_bands()) planned += kTileWork + band_count(bands);
+  const auto worth_it = [&](size_t tiles) { return tiles * kBlockTileWork * 8 <= planned * 7; };
   // Cheapest first: even with no neighbours to step, a block would cost
   // more. Finding the neighbours costs about what planning does, so a world
   // they rule out is looked at again only a while later.
-  if (grid.active().size() * kBlockTileWork > planned) return 0;
-  if (const size_t tiles = grid.plane_block_size();
-      tiles == 0 || tiles * kBlockTileWork > planned) {
+  if (!worth_it(grid.active().size())) return 0;
+  if (const size_t tiles = grid.plane_block_size(); tiles == 0 || !worth_it(tiles)) {
     scratch.next_look = grid.generation() + kPlaneBlockLookAgain;
     return 0;
   }
@@ -189,13 +196,15 @@ GridStepper::PlaneBlockCount GridStepper::step_plane_block(sparse::SparseGrid& g
                                                            const Rule& rule, uint64_t depth,
                                                            PlaneBlockScratch& scratch) const {
   grid.begin_plane_block(depth);
-  // Each listed tile's neighbourhood and target are found once: a tile
+  // A small block finds each tile's neighbourhood and target once: a tile
   // made in the block is listed at the end, and only its neighbours'
-  // neighbourhoods change.
+  // neighbourhoods change. A large one finds them as it steps, its tiles
+  // read from the shared cache anyway, so that the arrays add nothing to a
+  // large world's peak.
+  const bool kept = grid.active().size() <= kKeptBlockTiles;
   auto& in = scratch.in;
   auto& targets = scratch.targets;
   auto& listed_at = scratch.listed_at;
-  auto& edges = scratch.edges;
   const auto find_neighbourhood = [&](size_t i) {
     const int32_t slot = grid.active()[i];
     for (int parity = 0; parity < 2; ++parity) {
@@ -203,37 +212,56 @@ GridStepper::PlaneBlockCount GridStepper::step_plane_block(sparse::SparseGrid& g
       targets[parity][i] = &grid.buffer(parity ^ 1, slot);
     }
   };
-  edges.clear();
-  listed_at.assign(grid.map().slot_count(), -1);
-  PlaneBlockCount count;
-  for (uint64_t generation = 1; generation < depth; ++generation) {
-    refuse_births_beyond_edge(grid, rule);
-    const auto active = grid.active();
-    if (const size_t known = edges.size(); active.size() != known) {
-      edges.resize(active.size());
-      for (auto* entries : {&in[0], &in[1]}) entries->resize(active.size());
-      for (auto* entries : {&targets[0], &targets[1]}) entries->resize(active.size());
-      listed_at.resize(grid.map().slot_count(), -1);
-      for (size_t i = known; i < active.size(); ++i) {
-        listed_at[static_cast<size_t>(active[i])] = static_cast<int32_t>(i);
-        find_neighbourhood(i);
-      }
-      for (size_t i = known; known != 0 && i < active.size(); ++i) {
-        for (int32_t other : grid.map().neighbours(active[i])) {
-          if (const int32_t at = listed_at[static_cast<size_t>(other)]; at >= 0) {
-            find_neighbourhood(static_cast<size_t>(at));
-          }
+  const auto keep_neighbourhoods = [&](size_t known, size_t listed) {
+    for (auto* entries : {&in[0], &in[1]}) entries->resize(listed);
+    for (auto* entries : {&targets[0], &targets[1]}) entries->resize(listed);
+    listed_at.resize(grid.map().slot_count(), -1);
+    for (size_t i = known; i < listed; ++i) {
+      listed_at[static_cast<size_t>(grid.active()[i])] = static_cast<int32_t>(i);
+      find_neighbourhood(i);
+    }
+    for (size_t i = known; known != 0 && i < listed; ++i) {
+      for (int32_t other : grid.map().neighbours(grid.active()[i])) {
+        if (const int32_t at = listed_at[static_cast<size_t>(other)]; at >= 0) {
+          find_neighbourhood(static_cast<size_t>(at));
         }
       }
     }
+  };
+  if (kept) listed_at.assign(grid.map().slot_count(), -1);
+  std::array<cpu::TileNeighbourhood, kChunkTiles> chunk_in;
+  std::array<Tile*, kChunkTiles> chunk_targets;
+  std::array<TileEdges, kChunkTiles> edges;
+  PlaneBlockCount count;
+  size_t known = 0;
+  for (uint64_t generation = 1; generation < depth; ++generation) {
+    refuse_births_beyond_edge(grid, rule);
+    // Tiles made in this generation are listed after these, and step from
+    // the next.
+    const size_t listed = grid.active().size();
+    if (kept && listed != known) keep_neighbourhoods(known, listed);
+    known = listed;
     const auto parity = static_cast<size_t>(grid.generation() & 1);
-    for (size_t first = 0; first < active.size(); first += kChunkTiles) {
-      cpu::step_tiles_noting_edges(
-          in[parity].data() + first, targets[parity].data() + first, edges.data() + first,
-          std::min(kChunkTiles, active.size() - first), rule, workers_.library());
+    for (size_t first = 0; first < listed; first += kChunkTiles) {
+      const size_t chunk = std::min(kChunkTiles, listed - first);
+      const cpu::TileNeighbourhood* chunk_from = chunk_in.data();
+      Tile* const* chunk_into = chunk_targets.data();
+      if (kept) {
+        chunk_from = in[parity].data() + first;
+        chunk_into = targets[parity].data() + first;
+      } else {
+        for (size_t i = 0; i < chunk; ++i) {
+          grid.neighbourhood(grid.active()[first + i], chunk_in[i].at);
+          chunk_targets[i] = grid.commit_target(first + i);
+        }
+      }
+      cpu::step_tiles_noting_edges(chunk_from, chunk_into, edges.data(), chunk, rule,
+                                   workers_.library());
+      grid.note_block_edges(first, std::span<const TileEdges>(edges.data(), chunk),
+                            generation + 1 == depth);
     }
-    count.tiles += active.size();
-    grid.finish_block_generation(edges, generation + 1 == depth);
+    count.tiles += listed;
+    grid.finish_block_generation();
   }
   // The last generation is committed as a generation at a time is, so that
   // sleep and wake resume from it.

@@ -66,6 +66,9 @@ class GridStepper {
   // committed, in the same units: about 20 ns against 35 ns for a planned
   // tile of four and a half bands (gosper-gun, one thread, here).
   static constexpr uint64_t kBlockTileWork = 5;
+  // A generation's own end (creating, freeing, planning) in those units:
+  // about a microsecond here, what makes a small world's tiles cost more.
+  static constexpr uint64_t kGenerationWork = 256;
   // Plane blocks stepped since construction (SparseGrid::plane_block_size),
   // a strip's included.
   uint64_t plane_blocks() const { return plane_blocks_; }
@@ -93,14 +96,13 @@ class GridStepper {
     uint64_t tiles = 0;  // tile generations stepped
     size_t last = 0;     // tiles stepped in the last generation
   };
-  // What a plane block keeps of each listed tile (its neighbourhood and
-  // target by the parity read), kept from block to block so that the
-  // arrays are not mapped and faulted in anew each time.
+  // What a plane block of at most kKeptBlockTiles tiles keeps of each
+  // (its neighbourhood and target by the parity read), kept from block to
+  // block so that the arrays are not mapped and faulted in anew each time.
   struct PlaneBlockScratch {
     std::array<std::vector<cpu::TileNeighbourhood>, 2> in;
     std::array<std::vector<Tile*>, 2> targets;
     std::vector<int32_t> listed_at;  // by slot: the index in active(), or -1
-    std::vector<TileEdges> edges;
     // Where the last look found a block not worth it, the generation at
     // which to look again.
     uint64_t next_look = 0;

@@ -805,18 +805,25 @@ void SparseGrid::watch_block_borders() {
   }
 }
 
-void SparseGrid::finish_block_generation(std::span<const TileEdges> edges, bool keep_summaries) {
-  GOL_CHECK(edges.size() == active_.size());
+void SparseGrid::note_block_edges(size_t first, std::span<const TileEdges> edges,
+                                  bool keep_summaries) {
+  GOL_CHECK(first + edges.size() <= block_watch_.size());
   const int written = current_parity() ^ 1;
-  const size_t listed = active_.size();
-  for (size_t i = 0; i < listed; ++i) {
+  for (size_t i = 0; i < edges.size(); ++i) {
     const TileEdges& edge = edges[i];
-    const BorderWatch& watch = block_watch_[i];
+    const int32_t slot = active_[first + i];
+    if (keep_summaries) {
+      map_.summary(written, slot) = {border_bits(edge.top, edge.bottom, edge.live_columns),
+                                     static_cast<uint8_t>(edge.live_columns != 0)};
+    }
+    const BorderWatch& watch = block_watch_[first + i];
     if (((edge.top & watch.top) | (edge.bottom & watch.bottom) |
          (edge.live_columns & watch.columns)) == 0) {
       continue;
     }
-    const int32_t slot = active_[i];
+    // The map's own record: a tile made earlier in this generation is no
+    // longer absent, though the watch (remade when the generation ends)
+    // still says so.
     const uint8_t create =
         border_bits(edge.top, edge.bottom, edge.live_columns) & map_.absent_neighbours(slot);
     for (int direction = 0; direction < kDirections; ++direction) {
@@ -830,15 +837,11 @@ void SparseGrid::finish_block_generation(std::span<const TileEdges> edges, bool 
       outcomes_.emplace_back();
     }
   }
+}
+
+void SparseGrid::finish_block_generation() {
   // Making a tile changes what its neighbours face.
-  if (active_.size() != listed) watch_block_borders();
-  if (keep_summaries) {
-    for (size_t i = 0; i < listed; ++i) {
-      const TileEdges& edge = edges[i];
-      map_.summary(written, active_[i]) = {border_bits(edge.top, edge.bottom, edge.live_columns),
-                                           static_cast<uint8_t>(edge.live_columns != 0)};
-    }
-  }
+  if (active_.size() != block_watch_.size()) watch_block_borders();
   ++generation_;
   if (!beyond_edge_.empty()) {
     for (int32_t slot : active_) {

@@ -151,12 +151,12 @@ class SparseGrid {
   // their neighbours reads (the strips' ghost columns rest on the same).
   // Between begin_plane_block() and the finish_generation() that ends the
   // block, the caller steps generations t+1 .. t+n-1 of every tile in
-  // active() (its whole neighbourhood(), into its commit_target()) and
-  // hands each generation's edges to finish_block_generation(), which
-  // makes the tiles a live border cell now faces, as a generation at a
-  // time would, and lists them; it then steps and commits generation t+n
-  // as usual. No tile is freed inside a block, and planning after it
-  // wakes what a generation at a time would.
+  // active() (its whole neighbourhood(), into its commit_target()), hands
+  // the edges it notes to note_block_edges(), which makes the tiles a live
+  // border cell now faces, as a generation at a time would, and lists
+  // them, and ends each generation with finish_block_generation(); it then
+  // steps and commits generation t+n as usual. No tile is freed inside a block, and planning after
+  // it wakes what a generation at a time would.
   static constexpr uint64_t kMaxPlaneBlock = 63;
   // How many tiles a plane block would step from here (0 where the world
   // allows none: a torus, or GPU tiles), for the caller to weigh against
@@ -164,14 +164,18 @@ class SparseGrid {
   size_t plane_block_size();
   // Lists those tiles in active(), all bands, for a block of `generations`.
   void begin_plane_block(uint64_t generations);
-  // After every tile of active() has been stepped one generation, noting
-  // edges[i] of active()[i]: makes (awake, and listed) the absent tiles a
-  // live border cell faces, and moves to the next generation. Records what
-  // neighbours read of each tile (its summaries) where `keep_summaries` says:
+  // After active()[first + i] has been stepped one generation, noting
+  // edges[i]: makes (awake, and listed at the end of active()) the absent
+  // tiles a live border cell faces, empty as absent tiles are. Records what
+  // neighbours read of each (its summaries) where `keep_summaries` says:
   // committing and planning read them of the generation before the
-  // block's last. (Where a tile beyond the plane's edge was faced, and the
-  // stepper may stop the run here, every summary is brought up to date.)
-  void finish_block_generation(std::span<const TileEdges> edges, bool keep_summaries);
+  // block's last.
+  void note_block_edges(size_t first, std::span<const TileEdges> edges, bool keep_summaries);
+  // After every tile listed when the generation began has been stepped and
+  // noted: moves to the next generation. (Where a tile beyond the plane's
+  // edge was faced, and the stepper may stop the run here, every summary
+  // is brought up to date.)
+  void finish_block_generation();
 
   // The tiles beyond the plane's range (kMaxTileCoordinate) that a live
   // border cell has faced since load() or the last clear_beyond_edge():
