@@ -176,14 +176,20 @@ uint64_t GridStepper::plane_block_depth(sparse::SparseGrid& grid, uint64_t remai
   // A generation at a time costs each active tile's planned step and the
   // generation's own end; a block must save an eighth of that, since what
   // it lists at its start it steps to its end, though activity that dies
-  // down soon (a field of methuselahs) would have slept.
+  // down soon (a field of methuselahs) would have slept. And it steps at
+  // most half as many sleeping tiles as active ones: beside a thin front
+  // (the spacefiller's edges) they lie in memory apart from it and cost
+  // several times an active tile.
   uint64_t planned = kGenerationWork;
   for (BandMask bands : grid.active_bands()) planned += kTileWork + band_count(bands);
-  const auto worth_it = [&](size_t tiles) { return tiles * kBlockTileWork * 8 <= planned * 7; };
+  const size_t active = grid.active().size();
+  const auto worth_it = [&](size_t tiles) {
+    return tiles * kBlockTileWork * 8 <= planned * 7 && tiles * 2 <= active * 3;
+  };
   // Cheapest first: even with no neighbours to step, a block would cost
   // more. Finding the neighbours costs about what planning does, so a world
   // they rule out is looked at again only a while later.
-  if (!worth_it(grid.active().size())) return 0;
+  if (!worth_it(active)) return 0;
   if (const size_t tiles = grid.plane_block_size(); tiles == 0 || !worth_it(tiles)) {
     scratch.next_look = grid.generation() + kPlaneBlockLookAgain;
     return 0;
