@@ -202,6 +202,13 @@ TEST(PlaneBlocks, StripsStepBlocksOfTheirOwn) {
   EXPECT_GT(expect_blocks_match({0, 2, cpu::SimdLibrary::kHighway, true}, Rule::conway(), breeder,
                                 {1200, 2600}),
             0u);
+  // Many threads: strips of a few columns each, and the gun's stream.
+  EXPECT_GT(expect_blocks_match({0, 7, cpu::SimdLibrary::kHighway, true}, Rule::conway(), breeder,
+                                {3100}),
+            0u);
+  EXPECT_GT(expect_blocks_match({0, 5, cpu::SimdLibrary::kXsimd, true}, Rule::conway(),
+                                patterns::builtin_pattern("gosper-gun").cells, {4000}),
+            0u);
 }
 
 // A glider reaching the plane's edge in the middle of a block stops the
