@@ -237,6 +237,13 @@ void expect_change(const TileChange& actual, const TileChange& expected, const s
   EXPECT_EQ(actual.east_unchanged_rows, expected.east_unchanged_rows) << what;
 }
 
+// The address of each tile, for a batch's targets.
+std::vector<Tile*> addresses_of(std::vector<Tile>& tiles) {
+  std::vector<Tile*> addresses;
+  for (Tile& tile : tiles) addresses.push_back(&tile);
+  return addresses;
+}
+
 // step_tiles_over's kernels: the public entry point (dispatched) of each
 // library, then every compiled instruction set of each.
 using StepOver = std::function<void(const TileBatch&, const Rule&)>;
@@ -277,8 +284,7 @@ TEST(SimdStepTilesOver, WritesOverTargetsAndReportsTheirChanges) {
     for (const char* text : {"B3/S23", "B36/S23"}) {
       const Rule rule = rule_of(text);
       std::vector<Tile> targets = older;
-      std::vector<Tile*> target_pointers;
-      for (Tile& target : targets) target_pointers.push_back(&target);
+      const std::vector<Tile*> target_pointers = addresses_of(targets);
       std::vector<TileChange> changes(cases.size());
       kernels[kernel]({views.data(), views.size(), nullptr, target_pointers.data(), changes.data()},
                       rule);
@@ -323,8 +329,7 @@ TEST(SimdStepTilesOver, StepsOnlyTheBandsAskedAndKeepsTheRest) {
           older.push_back(start);
         }
         targets = older;
-        std::vector<Tile*> target_pointers;
-        for (Tile& target : targets) target_pointers.push_back(&target);
+        const std::vector<Tile*> target_pointers = addresses_of(targets);
         std::vector<TileChange> changes(cases.size());
         const std::vector<BandMask> bands(cases.size(), mask);
         kernel({views.data(), views.size(), nullptr, target_pointers.data(), changes.data(),
@@ -377,8 +382,7 @@ TEST(SimdStepTilesNotingEdges, WritesOverTargetsAndNotesTheirEdges) {
     for (const char* text : {"B3/S23", "B36/S23"}) {
       const Rule rule = rule_of(text);
       std::vector<Tile> targets = older;
-      std::vector<Tile*> target_pointers;
-      for (Tile& target : targets) target_pointers.push_back(&target);
+      const std::vector<Tile*> target_pointers = addresses_of(targets);
       std::vector<TileEdges> edges(cases.size(), TileEdges{1, 1, 1});
       kernels[kernel](views.data(), target_pointers.data(), edges.data(), views.size(), rule);
       for (size_t i = 0; i < cases.size(); ++i) {

@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "engine/core/backend.h"
+#include "engine/grid_stepper.h"
 #include "sparse/sparse_grid.h"
 
 namespace gol::grid_checks {
@@ -67,6 +69,23 @@ inline bool summaries_hold(const sparse::SparseGrid& grid) {
     }
   }
   return true;
+}
+
+// Steps a world in blocks, the same world a generation at a time and a
+// reference backend to each checkpoint in turn, calling check(checkpoint)
+// after each.
+template <typename Check>
+void step_to_each(GridStepper& block_stepper, sparse::SparseGrid& blocked,
+                  GridStepper& plain_stepper, sparse::SparseGrid& plain, Backend& oracle,
+                  const Rule& rule, const std::vector<uint64_t>& checkpoints, Check check) {
+  uint64_t done = 0;
+  for (uint64_t checkpoint : checkpoints) {
+    block_stepper.step(blocked, rule, checkpoint - done);
+    plain_stepper.step(plain, rule, checkpoint - done);
+    oracle.step(checkpoint - done);
+    done = checkpoint;
+    check(checkpoint);
+  }
 }
 
 }  // namespace gol::grid_checks

@@ -51,25 +51,22 @@ uint64_t expect_blocks_match(const Case& c, const Rule& rule, const CellSet& cel
   plain_stepper.set_block_depth(1);
   auto oracle = cpu::make_bit_backend();
   oracle->load(cells, rule, Topology::plane());
-  uint64_t done = 0;
-  for (uint64_t checkpoint : checkpoints) {
-    block_stepper.step(blocked, rule, checkpoint - done);
-    plain_stepper.step(plain, rule, checkpoint - done);
-    oracle->step(checkpoint - done);
-    done = checkpoint;
-    EXPECT_EQ(blocked.generation(), checkpoint);
-    EXPECT_EQ(blocked.population(), oracle->population()) << "generation " << checkpoint;
-    EXPECT_TRUE(blocked.cells() == oracle->cells()) << "generation " << checkpoint;
-    EXPECT_TRUE(summaries_hold(blocked)) << "generation " << checkpoint;
-    // Strips wake by rules of their own: a ghost tile's far edge column
-    // faces frozen tiles, and where both its edge columns change a
-    // neighbour wakes the rows either changed in, so a tile beside it may
-    // wake other bands than in the whole world (both enough).
-    if (!c.strips) {
-      EXPECT_TRUE(wakes_at_least(awake_by_coord(blocked), awake_by_coord(plain)))
-          << "generation " << checkpoint;
-    }
-  }
+  grid_checks::step_to_each(
+      block_stepper, blocked, plain_stepper, plain, *oracle, rule, checkpoints,
+      [&](uint64_t checkpoint) {
+        EXPECT_EQ(blocked.generation(), checkpoint);
+        EXPECT_EQ(blocked.population(), oracle->population()) << "generation " << checkpoint;
+        EXPECT_TRUE(blocked.cells() == oracle->cells()) << "generation " << checkpoint;
+        EXPECT_TRUE(summaries_hold(blocked)) << "generation " << checkpoint;
+        // Strips wake by rules of their own: a ghost tile's far edge column
+        // faces frozen tiles, and where both its edge columns change a
+        // neighbour wakes the rows either changed in, so a tile beside it
+        // may wake other bands than in the whole world (both enough).
+        if (!c.strips) {
+          EXPECT_TRUE(wakes_at_least(awake_by_coord(blocked), awake_by_coord(plain)))
+              << "generation " << checkpoint;
+        }
+      });
   EXPECT_EQ(plain_stepper.plane_blocks(), 0u);
   return block_stepper.plane_blocks();
 }

@@ -56,18 +56,15 @@ void expect_blocks_match(const Case& c, const Rule& rule, const CellSet& cells,
   plain_stepper.set_block_depth(1);
   auto oracle = cpu::make_bit_backend();
   oracle->load(cells, rule, torus);
-  uint64_t done = 0;
-  for (uint64_t checkpoint : checkpoints) {
-    block_stepper.step(blocked, rule, checkpoint - done);
-    plain_stepper.step(plain, rule, checkpoint - done);
-    oracle->step(checkpoint - done);
-    done = checkpoint;
-    ASSERT_EQ(blocked.generation(), checkpoint);
-    ASSERT_EQ(blocked.population(), oracle->population()) << "generation " << checkpoint;
-    ASSERT_TRUE(blocked.cells() == oracle->cells()) << "generation " << checkpoint;
-    ASSERT_TRUE(summaries_hold(blocked)) << "generation " << checkpoint;
-    ASSERT_TRUE(wakes_at_least(awake(blocked), awake(plain))) << "generation " << checkpoint;
-  }
+  grid_checks::step_to_each(
+      block_stepper, blocked, plain_stepper, plain, *oracle, rule, checkpoints,
+      [&](uint64_t checkpoint) {
+        ASSERT_EQ(blocked.generation(), checkpoint);
+        ASSERT_EQ(blocked.population(), oracle->population()) << "generation " << checkpoint;
+        ASSERT_TRUE(blocked.cells() == oracle->cells()) << "generation " << checkpoint;
+        ASSERT_TRUE(summaries_hold(blocked)) << "generation " << checkpoint;
+        ASSERT_TRUE(wakes_at_least(awake(blocked), awake(plain))) << "generation " << checkpoint;
+      });
 }
 
 TEST(TorusBlocks, DepthFollowsTheCacheAndTheGenerationsLeft) {
