@@ -37,6 +37,16 @@ std::string edge_beside(TileCoord beyond) {
   return "y = -2^62 - 1";
 }
 
+// The neighbourhoods and targets of active()[first] .. active()[first +
+// count - 1], for one kernel call.
+void find_chunk(sparse::SparseGrid& grid, size_t first, size_t count, cpu::TileNeighbourhood* in,
+                Tile** targets) {
+  for (size_t i = 0; i < count; ++i) {
+    grid.neighbourhood(grid.active()[first + i], in[i].at);
+    targets[i] = grid.commit_target(first + i);
+  }
+}
+
 }  // namespace
 
 GridStepper::GridStepper(int threads, cpu::SimdLibrary library)
@@ -256,10 +266,7 @@ GridStepper::PlaneBlockCount GridStepper::step_plane_block(sparse::SparseGrid& g
         chunk_from = in[parity].data() + first;
         chunk_into = targets[parity].data() + first;
       } else {
-        for (size_t i = 0; i < chunk; ++i) {
-          grid.neighbourhood(grid.active()[first + i], chunk_in[i].at);
-          chunk_targets[i] = grid.commit_target(first + i);
-        }
+        find_chunk(grid, first, chunk, chunk_in.data(), chunk_targets.data());
       }
       cpu::step_tiles_noting_edges(chunk_from, chunk_into, edges.data(), chunk, rule,
                                    workers_.library());
@@ -302,13 +309,9 @@ void GridStepper::step_range(sparse::SparseGrid& grid, const Rule& rule, size_t 
   std::array<cpu::TileNeighbourhood, kChunkTiles> in;
   std::array<Tile*, kChunkTiles> targets;
   std::array<TileChange, kChunkTiles> changes;
-  const auto active = grid.active();
   for (size_t first = begin; first < end; first += kChunkTiles) {
     const size_t count = std::min(kChunkTiles, end - first);
-    for (size_t i = 0; i < count; ++i) {
-      grid.neighbourhood(active[first + i], in[i].at);
-      targets[i] = grid.commit_target(first + i);
-    }
+    find_chunk(grid, first, count, in.data(), targets.data());
     // The kernel writes each next generation over the tile's generation
     // t-1 and notes the differences, so committing reads no tile again.
     cpu::step_tiles_over(in.data(), targets.data(), changes.data(), count, rule, workers_.library(),

@@ -826,12 +826,16 @@ void SparseGrid::note_block_edges(size_t first, std::span<const TileEdges> edges
     // still says so.
     const uint8_t create =
         border_bits(edge.top, edge.bottom, edge.live_columns) & map_.absent_neighbours(slot);
+    if (create == 0) continue;
+    create_neighbours(slot, create);
+    // Those directions were absent, so a tile there now was just made; a
+    // strip's frozen copies are not stepped.
     for (int direction = 0; direction < kDirections; ++direction) {
-      if (!(create >> direction & 1)) continue;
-      const TileCoord at = map_.coord(slot);
-      const int32_t made =
-          create_awake({at.tx + kDirectionDx[direction], at.ty + kDirectionDy[direction]});
-      if (made == TileMap::kAbsent || stands_still(owners_[made])) continue;
+      const int32_t made = map_.neighbours(slot)[direction];
+      if (!(create >> direction & 1) || made == TileMap::kEmptySlot ||
+          stands_still(owners_[made])) {
+        continue;
+      }
       active_.push_back(made);
       active_bands_.push_back(kAllBands);
       outcomes_.emplace_back();
