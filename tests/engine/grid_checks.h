@@ -3,6 +3,8 @@
 // summaries say.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <utility>
@@ -69,6 +71,28 @@ inline bool summaries_hold(const sparse::SparseGrid& grid) {
     }
   }
   return true;
+}
+
+// Whether `blocked` stands at `generation` with the reference's population
+// and cells, and with summaries that hold; the first check that fails is
+// named.
+inline ::testing::AssertionResult matches_reference(const sparse::SparseGrid& blocked,
+                                                    const Backend& oracle, uint64_t generation) {
+  if (blocked.generation() != generation) {
+    return ::testing::AssertionFailure()
+           << "at generation " << blocked.generation() << ", not " << generation;
+  }
+  if (blocked.population() != oracle.population()) {
+    return ::testing::AssertionFailure() << "population " << blocked.population() << ", not "
+                                         << oracle.population() << ", at generation " << generation;
+  }
+  if (!(blocked.cells() == oracle.cells())) {
+    return ::testing::AssertionFailure() << "other cells at generation " << generation;
+  }
+  if (!summaries_hold(blocked)) {
+    return ::testing::AssertionFailure() << "a summary wrong at generation " << generation;
+  }
+  return ::testing::AssertionSuccess();
 }
 
 // Steps a world in blocks, the same world a generation at a time and a
