@@ -1,17 +1,13 @@
 // The slot pool of tiles with cached neighbour links (see tile_map.h).
 #include "sparse/tile_map.h"
 
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <bit>
-#include <cstring>
-#include <mutex>
-#include <new>
 #include <utility>
 
 #include "engine/core/error.h"
 #include "engine/core/memory_budget.h"
+#include "sparse/slab_arena.h"
 
 namespace gol::sparse {
 
@@ -24,14 +20,15 @@ bool within_plane_range(TileCoord coord) {
          coord.ty >= -kMaxTileCoordinate && coord.ty < kMaxTileCoordinate;
 }
 
-// Slabs come straight from mmap, not the heap: glibc serves blocks of this
+// Slabs come from a SlabArena, not the heap: glibc serves blocks of this
 // size from its heap once any mmapped block was freed (its mmap threshold
-// rises), and a hole in the heap is rarely returned to the system. Their
-// pages are populated by the one call, which costs less than a fault for
-// each page as slots are first used (the spacefiller, one thread: 1.25 ->
-// 1.15 s, bench/RESULTS.md), and means no page is first touched by a read:
-// that would map the shared zero page, and the kernel's first store into
-// it would fault again and flush every thread's TLB.
+// rises), and a hole in the heap is rarely returned to the system. The
+// arena populates a slab's pages at once, which costs less than a fault
+// for each page as slots are first used (the spacefiller, one thread:
+// 1.25 -> 1.15 s, bench/RESULTS.md), and means no page is first touched by
+// a read: that would map the shared zero page, and the kernel's first
+// store into it would fault again and flush every thread's TLB. It places
+// slabs in huge pages where the kernel allows.
 //
 // A few released slabs are kept for the next map (cleared, which costs a
 // fraction of unmapping one and populating another): moving a world
@@ -39,48 +36,22 @@ bool within_plane_range(TileCoord coord) {
 // another. Kept few, so that memory still follows the tiles held.
 constexpr size_t kKeptSlabs = 4;
 
-struct KeptSlabs {
-  std::mutex lock;
-  std::vector<void*> slabs;
-};
-
-KeptSlabs& kept_slabs() {
-  static KeptSlabs kept;
-  return kept;
+// One arena for every map in the process, never destroyed: a map held by
+// a static object may outlive any other static.
+template <class Slab>
+SlabArena& slab_arena() {
+  static SlabArena* const arena = new SlabArena(sizeof(Slab), kKeptSlabs);
+  return *arena;
 }
 
 template <class Slab>
 Slab* map_slab() {
-  KeptSlabs& kept = kept_slabs();
-  void* memory = nullptr;
-  {
-    const std::lock_guard<std::mutex> hold(kept.lock);
-    if (!kept.slabs.empty()) {
-      memory = kept.slabs.back();
-      kept.slabs.pop_back();
-    }
-  }
-  if (memory != nullptr) {
-    std::memset(memory, 0, sizeof(Slab));
-    return static_cast<Slab*>(memory);
-  }
-  memory = mmap(nullptr, sizeof(Slab), PROT_READ | PROT_WRITE,
-                MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-  if (memory == MAP_FAILED) throw std::bad_alloc();
-  return static_cast<Slab*>(memory);
+  return static_cast<Slab*>(slab_arena<Slab>().take());
 }
 
 template <class Slab>
 void unmap_slab(Slab* slab) {
-  KeptSlabs& kept = kept_slabs();
-  {
-    const std::lock_guard<std::mutex> hold(kept.lock);
-    if (kept.slabs.size() < kKeptSlabs) {
-      kept.slabs.push_back(slab);
-      return;
-    }
-  }
-  munmap(slab, sizeof(Slab));
+  slab_arena<Slab>().give_back(slab);
 }
 
 }  // namespace

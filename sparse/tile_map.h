@@ -7,14 +7,15 @@
 // every tile exists and neighbours wrap.
 //
 // Storage. Slots live in fixed-size slabs (kSlabSlots slots each, both
-// generations and the per-slot metadata together) mapped straight from the
-// operating system: growing maps one more slab and copies nothing, so
-// addresses are stable and the peak never holds the pool twice. New tiles
-// take the lowest free slot, so activity packs into the low slabs and the
-// high ones drain; release_empty_slabs() returns emptied slabs to the
-// system, keeping one empty slab mapped so a tile count hovering at a slab
-// boundary does not map and unmap on every generation (and the process
-// keeps up to four released slabs for the next map, see tile_map.cpp).
+// generations and the per-slot metadata together) taken from a SlabArena
+// (in huge pages where the kernel allows): growing takes one more slab and
+// copies nothing, so addresses are stable and the peak never holds the
+// pool twice. New tiles take the lowest free slot, so activity packs into
+// the low slabs and the high ones drain; release_empty_slabs() returns
+// emptied slabs to the system, keeping one empty slab mapped so a tile
+// count hovering at a slab boundary does not map and unmap on every
+// generation (and the process keeps up to four released slabs for the
+// next map, see tile_map.cpp).
 #pragma once
 
 #include <array>

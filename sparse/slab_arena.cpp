@@ -1,0 +1,171 @@
+// Blocks for TileMap's slabs from huge-page-sized chunks (see slab_arena.h).
+#include "sparse/slab_arena.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <bit>
+#include <cerrno>
+#include <cstring>
+#include <new>
+
+#include "engine/core/error.h"
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23  // Linux 5.14; older kernels answer EINVAL
+#endif
+
+namespace gol::sparse {
+namespace {
+
+constexpr size_t kMaxBlocksPerChunk = 32;  // Chunk's bit masks
+
+size_t page_bytes() {
+  const long page = sysconf(_SC_PAGESIZE);
+  return page > 0 ? static_cast<size_t>(page) : 4096;
+}
+
+size_t round_up(size_t bytes, size_t unit) { return (bytes + unit - 1) / unit * unit; }
+
+// `bytes` of fresh anonymous memory starting on a kChunkBytes boundary, so
+// that the kernel can back each 2 MiB of it with a huge page.
+char* map_aligned_chunk(size_t bytes) {
+  const size_t span = bytes + SlabArena::kChunkBytes;
+  void* raw = mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED) throw std::bad_alloc();
+  char* const start =
+      reinterpret_cast<char*>(round_up(reinterpret_cast<uintptr_t>(raw), SlabArena::kChunkBytes));
+  const size_t head = static_cast<size_t>(start - static_cast<char*>(raw));
+  if (head != 0) munmap(raw, head);
+  if (span - head - bytes != 0) munmap(start + bytes, span - head - bytes);
+  // Without transparent huge pages (or with them off) this fails, and the
+  // chunk is ordinary pages: slower, as correct.
+  madvise(start, bytes, MADV_HUGEPAGE);
+  return start;
+}
+
+}  // namespace
+
+SlabArena::SlabArena(size_t block_bytes, size_t kept_blocks)
+    : stride_(round_up(block_bytes, page_bytes())),
+      chunk_bytes_(std::max(kChunkBytes, round_up(stride_, kChunkBytes))),
+      blocks_per_chunk_(std::min(kMaxBlocksPerChunk, chunk_bytes_ / stride_)),
+      kept_limit_(kept_blocks) {
+  GOL_CHECK(block_bytes > 0);
+}
+
+SlabArena::~SlabArena() {
+  for (const Chunk& chunk : chunks_) munmap(chunk.base, chunk_bytes_);
+}
+
+size_t SlabArena::chunks() const {
+  const std::lock_guard<std::mutex> hold(lock_);
+  return chunks_.size();
+}
+
+size_t SlabArena::kept() const {
+  const std::lock_guard<std::mutex> hold(lock_);
+  return kept_count_;
+}
+
+char* SlabArena::take_kept() {
+  if (kept_count_ == 0) return nullptr;
+  for (Chunk& chunk : chunks_) {
+    if (chunk.kept == 0) continue;
+    const int index = std::countr_zero(chunk.kept);
+    chunk.kept &= chunk.kept - 1;
+    chunk.held |= uint32_t{1} << index;
+    --kept_count_;
+    return block_at(chunk, index);
+  }
+  return nullptr;
+}
+
+char* SlabArena::take_free() {
+  const uint32_t all =
+      blocks_per_chunk_ == 32 ? ~uint32_t{0} : (uint32_t{1} << blocks_per_chunk_) - 1;
+  // The lowest chunk with room, so that use packs low and high chunks empty.
+  for (Chunk& chunk : chunks_) {
+    const uint32_t open = all & ~(chunk.held | chunk.kept);
+    if (open == 0) continue;
+    const int index = std::countr_zero(open);
+    chunk.held |= uint32_t{1} << index;
+    return block_at(chunk, index);
+  }
+  return nullptr;
+}
+
+SlabArena::Chunk& SlabArena::chunk_of(const char* block) {
+  auto after = std::upper_bound(chunks_.begin(), chunks_.end(), block,
+                                [](const char* at, const Chunk& chunk) { return at < chunk.base; });
+  GOL_CHECK(after != chunks_.begin());
+  Chunk& chunk = *(after - 1);
+  GOL_CHECK(block < chunk.base + blocks_per_chunk_ * stride_);
+  return chunk;
+}
+
+void SlabArena::populate(char* block) {
+  if (madvise(block, stride_, MADV_POPULATE_WRITE) == 0) return;
+  if (errno != EINVAL) {
+    give_back(block);
+    throw std::bad_alloc();
+  }
+  // A kernel without MADV_POPULATE_WRITE: the first touch of each page a
+  // write, as the populating call would have made it.
+  for (size_t at = 0; at < stride_; at += page_bytes()) {
+    static_cast<volatile char*>(static_cast<void*>(block))[at] = 0;
+  }
+}
+
+void* SlabArena::take() {
+  char* block = nullptr;
+  {
+    const std::lock_guard<std::mutex> hold(lock_);
+    if ((block = take_kept()) != nullptr) {
+      std::memset(block, 0, stride_);
+      return block;
+    }
+    block = take_free();
+  }
+  if (block == nullptr) {
+    char* const base = map_aligned_chunk(chunk_bytes_);
+    const std::lock_guard<std::mutex> hold(lock_);
+    const Chunk chunk{base, 1, 0};
+    chunks_.insert(std::upper_bound(chunks_.begin(), chunks_.end(), base,
+                                    [](const char* at, const Chunk& c) { return at < c.base; }),
+                   chunk);
+    block = base;
+  }
+  // Outside the lock: the block is marked held, so no other thread takes it.
+  populate(block);
+  return block;
+}
+
+void SlabArena::give_back(void* given) {
+  char* const block = static_cast<char*>(given);
+  char* unmap = nullptr;
+  {
+    const std::lock_guard<std::mutex> hold(lock_);
+    Chunk& chunk = chunk_of(block);
+    const auto bit = uint32_t{1} << ((block - chunk.base) / static_cast<ptrdiff_t>(stride_));
+    GOL_CHECK((chunk.held & bit) != 0);
+    chunk.held &= ~bit;
+    if (kept_count_ < kept_limit_) {
+      chunk.kept |= bit;
+      ++kept_count_;
+      return;
+    }
+    if (chunk.held == 0 && chunk.kept == 0) {
+      unmap = chunk.base;
+      chunks_.erase(chunks_.begin() + (&chunk - chunks_.data()));
+    } else {
+      // Under the lock: once it is released, another thread may take this
+      // block and populate it, which a late MADV_DONTNEED would wipe.
+      madvise(block, stride_, MADV_DONTNEED);
+    }
+  }
+  if (unmap != nullptr) munmap(unmap, chunk_bytes_);
+}
+
+}  // namespace gol::sparse

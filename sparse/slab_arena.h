@@ -1,0 +1,71 @@
+// Zeroed, page-aligned blocks of one size (TileMap's slabs), carved from
+// 2 MiB-aligned chunks that the kernel may back with one huge page each.
+//
+// Why: a sparse world's active tiles are scattered over all its slabs, so
+// each generation touches thousands of 4 KiB pages, more than the TLB
+// holds; on the Zen 5 dev host that cost about a tenth of the
+// spacefiller's time (bench/RESULTS.md). In huge pages the same tiles span
+// a few dozen.
+//
+// Memory still follows the blocks in use: a chunk is unmapped once none of
+// its blocks is held, and a block given back inside a chunk still in use
+// returns its pages (MADV_DONTNEED). A few blocks given back are kept
+// resident instead and handed out first, cleared: moving a world between
+// grids gives back blocks from one as it takes them for the other.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <vector>
+
+namespace gol::sparse {
+
+class SlabArena {
+ public:
+  static constexpr size_t kChunkBytes = size_t{2} << 20;
+
+  // Blocks of `block_bytes` (rounded up to whole pages); up to
+  // `kept_blocks` given back stay resident for the next take().
+  SlabArena(size_t block_bytes, size_t kept_blocks);
+  ~SlabArena();  // unmaps every chunk, whatever is still held
+  SlabArena(const SlabArena&) = delete;
+  SlabArena& operator=(const SlabArena&) = delete;
+
+  // A zeroed block with its pages present (so that no page is first
+  // touched by a read). Throws std::bad_alloc when memory runs out.
+  void* take();
+  // Returns a block from take().
+  void give_back(void* block);
+
+  size_t blocks_per_chunk() const { return blocks_per_chunk_; }
+  // Chunks mapped now, and blocks resident but not held.
+  size_t chunks() const;
+  size_t kept() const;
+
+ private:
+  struct Chunk {
+    char* base = nullptr;
+    uint32_t held = 0;  // bit i: block i is held
+    uint32_t kept = 0;  // bit i: block i was given back and is still resident
+  };
+  char* block_at(const Chunk& chunk, int index) const {
+    return chunk.base + static_cast<size_t>(index) * stride_;
+  }
+  // Under lock_: a resident block to clear, or a free one to populate.
+  char* take_kept();
+  char* take_free();
+  // The chunk holding `block`, under lock_.
+  Chunk& chunk_of(const char* block);
+  void populate(char* block);
+
+  size_t stride_;
+  size_t chunk_bytes_;
+  size_t blocks_per_chunk_;
+  size_t kept_limit_;
+  mutable std::mutex lock_;
+  std::vector<Chunk> chunks_;  // by base address
+  size_t kept_count_ = 0;
+};
+
+}  // namespace gol::sparse
