@@ -142,30 +142,48 @@ void* SlabArena::take() {
   return block;
 }
 
-void SlabArena::give_back(void* given) {
-  char* const block = static_cast<char*>(given);
-  char* unmap = nullptr;
+bool SlabArena::release(Chunk& chunk, const char* block) {
+  const auto bit = uint32_t{1} << ((block - chunk.base) / static_cast<ptrdiff_t>(stride_));
+  GOL_CHECK((chunk.held & bit) != 0);
+  chunk.held &= ~bit;
+  if (kept_count_ == kept_limit_) return false;
+  chunk.kept |= bit;
+  ++kept_count_;
+  return true;
+}
+
+std::vector<char*> SlabArena::take_empty_chunks() {
+  std::vector<char*> empty;
+  std::erase_if(chunks_, [&](const Chunk& chunk) {
+    if (chunk.held != 0 || chunk.kept != 0) return false;
+    empty.push_back(chunk.base);
+    return true;
+  });
+  return empty;
+}
+
+void SlabArena::give_back(void* given) { give_back_all(std::span<void* const>(&given, 1)); }
+
+void SlabArena::give_back_all(std::span<void* const> blocks) {
+  std::vector<char*> empty;
   {
     const std::lock_guard<std::mutex> hold(lock_);
-    Chunk& chunk = chunk_of(block);
-    const auto bit = uint32_t{1} << ((block - chunk.base) / static_cast<ptrdiff_t>(stride_));
-    GOL_CHECK((chunk.held & bit) != 0);
-    chunk.held &= ~bit;
-    if (kept_count_ < kept_limit_) {
-      chunk.kept |= bit;
-      ++kept_count_;
-      return;
+    std::vector<char*> released;
+    for (void* given : blocks) {
+      char* const block = static_cast<char*>(given);
+      if (!release(chunk_of(block), block)) released.push_back(block);
     }
-    if (chunk.held == 0 && chunk.kept == 0) {
-      unmap = chunk.base;
-      chunks_.erase(chunks_.begin() + (&chunk - chunks_.data()));
-    } else {
-      // Under the lock: once it is released, another thread may take this
-      // block and populate it, which a late MADV_DONTNEED would wipe.
-      madvise(block, stride_, MADV_DONTNEED);
+    for (char* block : released) {
+      // A chunk still in use returns this block's pages; an unused one is
+      // unmapped below. Under the lock: once it is let go, another thread
+      // may take this block and populate it, which a late MADV_DONTNEED
+      // would wipe.
+      const Chunk& chunk = chunk_of(block);
+      if (chunk.held != 0 || chunk.kept != 0) madvise(block, stride_, MADV_DONTNEED);
     }
+    empty = take_empty_chunks();
   }
-  if (unmap != nullptr) munmap(unmap, chunk_bytes_);
+  for (char* base : empty) munmap(base, chunk_bytes_);
 }
 
 }  // namespace gol::sparse

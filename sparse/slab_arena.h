@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
+#include <span>
 #include <vector>
 
 namespace gol::sparse {
@@ -37,6 +38,10 @@ class SlabArena {
   void* take();
   // Returns a block from take().
   void give_back(void* block);
+  // Returns blocks from take() together: a chunk left holding none is
+  // unmapped whole, where returning its blocks one by one would first
+  // split its huge page to return each block's pages.
+  void give_back_all(std::span<void* const> blocks);
 
   size_t blocks_per_chunk() const { return blocks_per_chunk_; }
   // Chunks mapped now, and blocks resident but not held.
@@ -57,6 +62,12 @@ class SlabArena {
   char* take_free();
   // The chunk holding `block`, under lock_.
   Chunk& chunk_of(const char* block);
+  // Under lock_: marks `block` no longer held, kept if there is room;
+  // true when it was kept.
+  bool release(Chunk& chunk, const char* block);
+  // Under lock_: takes the chunks holding and keeping nothing off the list
+  // and returns their bases, to be unmapped once the lock is let go.
+  std::vector<char*> take_empty_chunks();
   void populate(char* block);
 
   size_t stride_;

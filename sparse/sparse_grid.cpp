@@ -371,15 +371,10 @@ void SparseGrid::drain(const TileMover& visit) {
   // The bands each active tile steps next, by slot (from_self_ is free:
   // planning took every wake record).
   for (size_t i = 0; i < active_.size(); ++i) from_self_[active_[i]] = active_bands_[i];
-  for (size_t slot = map_.slot_count(); slot-- > 1;) {
-    const auto at = static_cast<int32_t>(slot);
-    if (map_.in_use(at)) {
-      visit(map_.coord(at), map_.tile(parity, at), map_.tile(parity ^ 1, at), owners_[slot],
-            from_self_[slot]);
-      map_.free(at);
-    }
-    if (slot % TileMap::kSlabSlots == 0) map_.release_empty_slabs();
-  }
+  map_.drain([&](int32_t slot) {
+    visit(map_.coord(slot), map_.tile(parity, slot), map_.tile(parity ^ 1, slot), owners_[slot],
+          from_self_[slot]);
+  });
   start_empty_plane(generation_);
 }
 

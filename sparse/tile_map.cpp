@@ -88,15 +88,24 @@ TileMap& TileMap::operator=(TileMap&& other) noexcept {
 }
 
 void TileMap::release_all() {
+  std::vector<void*> mapped;
   for (Slab* slab : slabs_) {
-    if (slab != nullptr) unmap_slab(slab);
+    if (slab != nullptr) mapped.push_back(slab);
   }
+  slab_arena<Slab>().give_back_all(mapped);
   slabs_.clear();
   open_slabs_.clear();
   slabs_mapped_ = 0;
   empty_slabs_ = 0;
   held_.clear();
   index_.clear();
+}
+
+void TileMap::release_slab(size_t slab_index) {
+  if (slabs_[slab_index]->used == 0) --empty_slabs_;
+  unmap_slab(slabs_[slab_index]);
+  slabs_[slab_index] = nullptr;
+  --slabs_mapped_;
 }
 
 void TileMap::reset_plane() {

@@ -103,6 +103,12 @@ class TileMap {
   void free(int32_t slot);
   // Returns to the system every slab emptied by free(), but one.
   void release_empty_slabs();
+  // Hands every held slot but the empty one to visit(slot), highest first,
+  // and empties the plane: each slab goes back once its slots were
+  // visited, without unlinking or unindexing its tiles one by one (the
+  // whole map is reset after). visit may read the slot, nothing else here.
+  template <class Visit>
+  void drain(Visit visit);
 
   Tile& tile(int parity, int32_t slot) { return slab(slot).tiles[parity][local(slot)]; }
   const Tile& tile(int parity, int32_t slot) const { return slab(slot).tiles[parity][local(slot)]; }
@@ -177,6 +183,8 @@ class TileMap {
   size_t lowest_open_slab();
   void set_open(size_t slab_index, bool open);
   void release_all();
+  // drain()'s giving back of one slab, its tiles left linked and indexed.
+  void release_slab(size_t slab_index);
 
   bool torus_ = false;
   int64_t tiles_x_ = 0;
@@ -190,5 +198,19 @@ class TileMap {
   std::vector<int32_t> held_;
   CoordIndex index_;
 };
+
+template <class Visit>
+void TileMap::drain(Visit visit) {
+  for (size_t slab_index = slabs_.size(); slab_index-- > 0;) {
+    const Slab* const slab = slabs_[slab_index];
+    if (slab == nullptr) continue;
+    for (int32_t at = kSlabSlots; at-- > 0;) {
+      const auto slot = static_cast<int32_t>(slab_index * kSlabSlots) + at;
+      if (slot != kEmptySlot && slab->in_use[at] != 0) visit(slot);
+    }
+    release_slab(slab_index);
+  }
+  reset_plane();
+}
 
 }  // namespace gol::sparse

@@ -84,6 +84,25 @@ TEST(SlabArena, ABlockGivenBackInAHeldChunkReturnsItsPagesAndComesBackZeroed) {
   EXPECT_EQ(arena.chunks(), 0u);
 }
 
+TEST(SlabArena, GivingBackTogetherUnmapsEmptiedChunksAndReturnsThePagesOfTheRest) {
+  SlabArena arena(kBlockBytes, 0);
+  const size_t per_chunk = arena.blocks_per_chunk();
+  std::vector<void*> blocks;
+  for (size_t i = 0; i < 2 * per_chunk + 1; ++i) blocks.push_back(arena.take());
+  ASSERT_EQ(arena.chunks(), 3u);
+  // The first chunk's blocks and the second's but one.
+  void* const held = blocks[per_chunk + 1];
+  std::vector<void*> given(blocks.begin(), blocks.begin() + static_cast<ptrdiff_t>(2 * per_chunk));
+  std::erase(given, held);
+  arena.give_back_all(given);
+  EXPECT_EQ(arena.chunks(), 2u) << "the first chunk unmapped";
+  EXPECT_EQ(resident_pages(blocks[per_chunk], kBlockBytes), 0u);
+  EXPECT_EQ(resident_pages(blocks[2 * per_chunk - 1], kBlockBytes), 0u);
+  EXPECT_GT(resident_pages(held, kBlockBytes), 0u);
+  arena.give_back_all(std::vector<void*>{held, blocks.back()});
+  EXPECT_EQ(arena.chunks(), 0u);
+}
+
 TEST(SlabArena, KeptBlocksStayResidentAndAreClearedWhenTakenAgain) {
   SlabArena arena(kBlockBytes, 2);
   std::vector<char*> blocks;

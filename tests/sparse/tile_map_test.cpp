@@ -183,5 +183,30 @@ TEST(TileMap, SingleTileTorusIsItsOwnNeighbour) {
   expect_held_matches_in_use(map);
 }
 
+TEST(TileMap, DrainVisitsEveryTileHighestSlotFirstAndLeavesAnEmptyPlane) {
+  TileMap map;
+  map.reset_plane();
+  constexpr int64_t kTiles = 2 * TileMap::kSlabSlots + 5;
+  std::vector<int32_t> created;
+  for (int64_t tx = 0; tx < kTiles; ++tx) {
+    created.push_back(map.create({tx, 3}));
+    map.tile(0, created.back()).rows[0] = static_cast<uint64_t>(tx) + 1;
+  }
+  map.free(created[7]);  // a hole: its slot is not visited
+  std::vector<int32_t> visited;
+  map.drain([&](int32_t slot) {
+    EXPECT_EQ(map.tile(0, slot).rows[0], static_cast<uint64_t>(map.coord(slot).tx) + 1);
+    visited.push_back(slot);
+  });
+  EXPECT_EQ(visited.size(), static_cast<size_t>(kTiles - 1));
+  EXPECT_TRUE(std::is_sorted(visited.rbegin(), visited.rend()));
+  EXPECT_EQ(std::count(visited.begin(), visited.end(), created[7]), 0);
+  EXPECT_EQ(map.size(), 0u);
+  EXPECT_EQ(map.slabs_mapped(), 1u) << "only the empty tile's slab";
+  EXPECT_EQ(map.find({0, 3}), TileMap::kAbsent);
+  const int32_t again = map.create({0, 3});
+  EXPECT_TRUE(map.tile(0, again).empty());
+}
+
 }  // namespace
 }  // namespace gol::sparse
