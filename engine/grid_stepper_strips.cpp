@@ -370,17 +370,14 @@ uint64_t GridStepper::step_strips(sparse::SparseGrid& grid, const Rule& rule, ui
     }
   }
 
-  // Merge: the first strip, the world's grid, keeps its own tiles where
-  // they are and takes in the others'. (Each of those empties slab by
-  // slab as it drains, so the tiles are never all held twice; the cut
-  // cannot keep the world in place that way, since the tiles it moves out
-  // leave no slab empty.)
+  // Merge: the first strip, the world's grid, keeps its own tiles and
+  // adopts the others' slabs, their tiles where they lie in memory. (The
+  // cut cannot keep the world in place that way: a strip's tiles share
+  // slabs with the others'.)
   grid.end_strip();
   for (size_t k = 1; k < count; ++k) {
-    strip(k).drain([&](TileCoord coord, const Tile& current, const Tile& previous,
-                       sparse::TileOwner owner, BandMask bands) {
-      if (owner == sparse::TileOwner::kCpu) grid.place_tile(coord, current, previous, bands);
-    });
+    strip(k).end_strip();
+    grid.adopt(strip(k));
   }
   grid.replan();
   last_stepped = 0;

@@ -463,6 +463,27 @@ void SparseGrid::end_strip() {
   map_.release_empty_slabs();
 }
 
+void SparseGrid::adopt(SparseGrid& other) {
+  GOL_CHECK(!map_.is_torus() && !counting_columns_ && !other.counting_columns_ &&
+            other.generation_ == generation_ && other.tiles_not_cpu_ == 0 && !keep_all_active_ &&
+            !other.keep_all_active_);
+  const int32_t offset = map_.adopt(other.map_);
+  fit_slot_arrays();
+  // The adopted slots' records start clear: these arrays may have kept
+  // entries for slots of slabs released since.
+  for (auto slot = static_cast<size_t>(offset); slot < map_.slot_count(); ++slot) {
+    from_neighbours_[slot] = {};
+    from_self_[slot] = 0;
+    owners_[slot] = TileOwner::kCpu;
+  }
+  for (size_t i = 0; i < other.active_.size(); ++i) {
+    active_.push_back(other.active_[i] + offset);
+    active_bands_.push_back(other.active_bands_[i]);
+  }
+  beyond_edge_.insert(beyond_edge_.end(), other.beyond_edge_.begin(), other.beyond_edge_.end());
+  other.start_empty_plane(other.generation_);
+}
+
 void SparseGrid::add_to_column(int32_t slot, int64_t tx) {
   std::vector<int32_t>& column = column_slots_[tx];
   column_place_[static_cast<size_t>(slot)] = static_cast<int32_t>(column.size());

@@ -257,8 +257,13 @@ class SparseGrid {
   std::vector<int32_t> set_strip_columns(int64_t first, int64_t last);
   // Makes a strip the whole plane again: its ghost and frozen tiles go,
   // its own keep their state; the other strips' tiles then come in by
-  // place_tile(), and replan() follows.
+  // adopt(), and replan() follows.
   void end_strip();
+  // Takes in every tile of `other`, a strip at the same generation after
+  // end_strip() whose columns none here overlaps, where they lie in memory,
+  // with the steps it planned; `other` is left an empty plane. Replan once
+  // all are in.
+  void adopt(SparseGrid& other);
   int64_t strip_first() const { return strip_first_; }
   int64_t strip_last() const { return strip_last_; }
   // A strip's held tiles in columns [first, last]: how many, and which in

@@ -78,12 +78,7 @@ TileMap& TileMap::operator=(TileMap&& other) noexcept {
   empty_slabs_ = other.empty_slabs_;
   held_ = std::move(other.held_);
   index_ = std::move(other.index_);
-  other.slabs_.clear();
-  other.open_slabs_.clear();
-  other.slabs_mapped_ = 0;
-  other.empty_slabs_ = 0;
-  other.held_.clear();
-  other.index_.clear();
+  other.forget_all();
   return *this;
 }
 
@@ -93,12 +88,7 @@ void TileMap::release_all() {
     if (slab != nullptr) mapped.push_back(slab);
   }
   slab_arena<Slab>().give_back_all(mapped);
-  slabs_.clear();
-  open_slabs_.clear();
-  slabs_mapped_ = 0;
-  empty_slabs_ = 0;
-  held_.clear();
-  index_.clear();
+  forget_all();
 }
 
 void TileMap::release_slab(size_t slab_index) {
@@ -247,6 +237,80 @@ void TileMap::free(int32_t slot) {
   home.free_stack[home.free_count++] = static_cast<uint8_t>(at);
   set_open(static_cast<size_t>(slot) >> kSlabBits, true);
   if (--home.used == 0) ++empty_slabs_;
+}
+
+void TileMap::link(int32_t slot, int direction, int32_t other) {
+  Slab& home = slab(slot);
+  Slab& there = slab(other);
+  const int back = opposite(direction);
+  home.neighbours[local(slot)][direction] = other;
+  home.neighbour_tiles[local(slot)][direction] = &tile(0, other);
+  home.absent[local(slot)] &= static_cast<uint8_t>(~(1u << direction));
+  there.neighbours[local(other)][back] = slot;
+  there.neighbour_tiles[local(other)][back] = &tile(0, slot);
+  there.absent[local(other)] &= static_cast<uint8_t>(~(1u << back));
+}
+
+int32_t TileMap::adopt(TileMap& other) {
+  GOL_CHECK(!torus_ && !other.torus_ && !other.slabs_.empty() && other.slabs_[0] != nullptr);
+  const size_t first_slab = slabs_.size();
+  const auto offset = static_cast<int32_t>(first_slab * kSlabSlots);
+  const auto held_before = static_cast<int32_t>(held_.size());
+  // The other map's empty tile becomes a free slot here: its tiles' links
+  // to it go to this map's empty tile instead.
+  Slab& other_first = *other.slabs_[0];
+  other_first.free_stack[other_first.free_count++] = static_cast<uint8_t>(kEmptySlot);
+  if (--other_first.used == 0) ++other.empty_slabs_;
+  const Tile* const empty = &tile(0, kEmptySlot);
+  for (size_t i = 0; i < other.slabs_.size(); ++i) {
+    Slab* const adopted = other.slabs_[i];
+    slabs_.push_back(adopted);
+    if (adopted == nullptr) {
+      set_open(first_slab + i, true);
+      continue;
+    }
+    for (int32_t at = 0; at < kSlabSlots; ++at) {
+      if (adopted->in_use[at] == 0) continue;
+      for (int direction = 0; direction < kDirections; ++direction) {
+        int32_t& neighbour = adopted->neighbours[at][direction];
+        if (neighbour == kEmptySlot) {
+          adopted->neighbour_tiles[at][direction] = empty;
+        } else {
+          neighbour += offset;
+        }
+      }
+      adopted->held_position[at] += held_before;
+    }
+    set_open(first_slab + i, adopted->free_count > 0 || adopted->fresh < kSlabSlots);
+  }
+  slabs_mapped_ += other.slabs_mapped_;
+  empty_slabs_ += other.empty_slabs_;
+  index_.reserve(held_.size() + other.held_.size());
+  for (const int32_t theirs : other.held_) {
+    const int32_t slot = theirs + offset;
+    held_.push_back(slot);
+    index_.insert(coord(slot), slot);
+  }
+  // Only a tile facing a coordinate absent over there can border one here.
+  for (auto position = static_cast<size_t>(held_before); position < held_.size(); ++position) {
+    const int32_t slot = held_[position];
+    for (unsigned absent = absent_neighbours(slot); absent != 0; absent &= absent - 1) {
+      const int direction = std::countr_zero(absent);
+      const int32_t found = find(neighbour_coord(coord(slot), direction));
+      if (found != kAbsent) link(slot, direction, found);
+    }
+  }
+  other.forget_all();
+  return offset;
+}
+
+void TileMap::forget_all() {
+  slabs_.clear();
+  open_slabs_.clear();
+  slabs_mapped_ = 0;
+  empty_slabs_ = 0;
+  held_.clear();
+  index_.clear();
 }
 
 void TileMap::release_empty_slabs() {

@@ -103,6 +103,11 @@ class TileMap {
   void free(int32_t slot);
   // Returns to the system every slab emptied by free(), but one.
   void release_empty_slabs();
+  // Takes over every tile of another plane map, none at a coordinate held
+  // here, in place: its slabs join this map's (no tile is copied) and its
+  // slot s becomes s + the returned offset, linked to the tiles here
+  // beside it. `other` is left holding nothing, to be reset.
+  int32_t adopt(TileMap& other);
   // Hands every held slot but the empty one to visit(slot), highest first,
   // and empties the plane: each slab goes back once its slots were
   // visited, without unlinking or unindexing its tiles one by one (the
@@ -183,6 +188,10 @@ class TileMap {
   size_t lowest_open_slab();
   void set_open(size_t slab_index, bool open);
   void release_all();
+  // Links `slot` and the tile in `direction` from it both ways.
+  void link(int32_t slot, int direction, int32_t other);
+  // Forgets every slab without giving any back (adopt() took them).
+  void forget_all();
   // drain()'s giving back of one slab, its tiles left linked and indexed.
   void release_slab(size_t slab_index);
 

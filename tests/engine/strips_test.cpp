@@ -14,6 +14,7 @@
 #include "patterns/catalogue.h"
 #include "patterns/soup.h"
 #include "sparse/sparse_grid.h"
+#include "sparse/tile_map.h"
 
 namespace gol {
 namespace {
@@ -64,6 +65,51 @@ TEST(Strips, SpacefillerGrowingAcrossTheCutsMatchesTheWholeWorld) {
   EXPECT_GT(expect_strips_match_whole(spacefiller, 3, {4100}), 0u);
   // Within one call, cut again into more strips as it grows.
   EXPECT_GT(expect_strips_match_whole(spacefiller, 6, {4100}), 1u);
+}
+
+// Every tile's links and neighbourhood name the tiles beside it, as the
+// index finds them.
+void expect_links_match_the_index(const sparse::TileMap& map) {
+  for (int32_t slot : map.held()) {
+    const TileCoord at = map.coord(slot);
+    const Tile* around[3][3];
+    map.neighbourhood(0, slot, around);
+    for (int d = 0; d < sparse::kDirections; ++d) {
+      const int32_t found =
+          map.find({at.tx + sparse::kDirectionDx[d], at.ty + sparse::kDirectionDy[d]});
+      const int32_t expected =
+          found == sparse::TileMap::kAbsent ? sparse::TileMap::kEmptySlot : found;
+      ASSERT_EQ(map.neighbours(slot)[d], expected)
+          << "tile " << at.tx << "," << at.ty << " direction " << d;
+      ASSERT_EQ((map.absent_neighbours(slot) >> d) & 1, found == sparse::TileMap::kAbsent ? 1 : 0);
+      ASSERT_EQ(around[1 + sparse::kDirectionDy[d]][1 + sparse::kDirectionDx[d]],
+                &map.tile(0, expected));
+    }
+  }
+}
+
+// The merge adopts the strips' tiles in place and links them across the
+// cuts: the merged world, stepped whole by short calls (fewer generations
+// than a cut is worth), stays the true one.
+TEST(Strips, TheMergedWorldIsLinkedAcrossTheCutsAndStepsWhole) {
+  const CellSet spacefiller = patterns::builtin_pattern("spacefiller").cells;
+  sparse::SparseGrid whole;
+  sparse::SparseGrid cut;
+  whole.load(spacefiller, Topology::plane(), false);
+  cut.load(spacefiller, Topology::plane(), false);
+  GridStepper one(1, cpu::SimdLibrary::kHighway);
+  GridStepper two(2, cpu::SimdLibrary::kHighway);
+  two.allow_strips(true);
+  two.step(cut, Rule::conway(), 2000);
+  one.step(whole, Rule::conway(), 2000);
+  ASSERT_GT(two.strip_segments(), 0u);
+  expect_links_match_the_index(cut.map());
+  for (int call = 0; call < 4; ++call) {
+    two.step(cut, Rule::conway(), 100);
+    one.step(whole, Rule::conway(), 100);
+    EXPECT_TRUE(cut.cells() == whole.cells()) << "generation " << cut.generation();
+  }
+  EXPECT_EQ(two.strip_segments(), 1u) << "the short calls were stepped whole";
 }
 
 TEST(Strips, BreederAndPufferMatchTheWholeWorld) {
