@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/core/tile.h"
+#include "sparse/populated_allocator.h"
 
 namespace gol::sparse {
 
@@ -37,7 +38,7 @@ class CoordIndex {
   void grow();
   void rehash(size_t capacity);
 
-  std::vector<Entry> entries_;
+  std::vector<Entry, PopulatedAllocator<Entry>> entries_;
   size_t mask_ = 0;
   size_t size_ = 0;
 };
