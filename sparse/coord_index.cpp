@@ -75,7 +75,7 @@ void CoordIndex::reserve(size_t count) {
 void CoordIndex::grow() { rehash(entries_.size() * 2); }
 
 void CoordIndex::rehash(size_t capacity) {
-  std::vector<Entry, PopulatedAllocator<Entry>> old = std::move(entries_);
+  PopulatedVector<Entry> old = std::move(entries_);
   entries_.assign(capacity, Entry{});
   mask_ = entries_.size() - 1;
   size_ = 0;

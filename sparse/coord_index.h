@@ -38,7 +38,7 @@ class CoordIndex {
   void grow();
   void rehash(size_t capacity);
 
-  std::vector<Entry, PopulatedAllocator<Entry>> entries_;
+  PopulatedVector<Entry> entries_;
   size_t mask_ = 0;
   size_t size_ = 0;
 };

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <memory>
 #include <new>
+#include <vector>
 
 namespace gol::sparse {
 
@@ -50,5 +51,9 @@ class PopulatedAllocator {
     return true;
   }
 };
+
+// The grid's tables that grow with the world.
+template <class T>
+using PopulatedVector = std::vector<T, PopulatedAllocator<T>>;
 
 }  // namespace gol::sparse

@@ -375,9 +375,9 @@ class SparseGrid {
   // direction d (the empty slot's by every tile with an absent neighbour,
   // and never read); from_self_[slot] by the tile itself, or between
   // generations. Planning ORs and clears them.
-  std::vector<std::array<BandMask, kDirections>> from_neighbours_;
-  std::vector<BandMask> from_self_;
-  std::vector<TileOwner> owners_;       // by slot
+  PopulatedVector<std::array<BandMask, kDirections>> from_neighbours_;
+  PopulatedVector<BandMask> from_self_;
+  PopulatedVector<TileOwner> owners_;   // by slot
   size_t tiles_not_cpu_ = 0;            // slots whose owner is not kCpu
   std::vector<int32_t> torus_slots_;    // see torus_slots()
   std::vector<TileCoord> beyond_edge_;  // see beyond_edge()
@@ -387,7 +387,7 @@ class SparseGrid {
   int64_t strip_last_ = kNoColumnLimit - 1;
   bool counting_columns_ = false;
   std::unordered_map<int64_t, std::vector<int32_t>> column_slots_;
-  std::vector<int32_t> column_place_;  // by slot
+  PopulatedVector<int32_t> column_place_;  // by slot
   // In a plane block, by index into active_: the live cells of a tile's
   // first and last rows and of its OR of rows that face an absent
   // neighbour (finish_block_generation() makes it).
@@ -400,7 +400,7 @@ class SparseGrid {
   // visit(slot) for each tile a plane block steps, once.
   template <typename Visit>
   void visit_plane_block(Visit visit);
-  std::vector<uint8_t> block_marks_;  // by slot, clear between calls
+  PopulatedVector<uint8_t> block_marks_;  // by slot, clear between calls
 };
 
 }  // namespace gol::sparse

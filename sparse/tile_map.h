@@ -26,6 +26,7 @@
 
 #include "engine/core/tile.h"
 #include "sparse/coord_index.h"
+#include "sparse/populated_allocator.h"
 
 namespace gol::sparse {
 
@@ -204,7 +205,7 @@ class TileMap {
   std::vector<uint64_t> open_slabs_;
   size_t slabs_mapped_ = 0;
   size_t empty_slabs_ = 0;  // mapped slabs holding no tile
-  std::vector<int32_t> held_;
+  PopulatedVector<int32_t> held_;
   CoordIndex index_;
 };
 
