@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <chrono>
+#include <cstring>
+#include <span>
 #include <string>
 
 #include "cpu/simd/tile_step.h"
@@ -164,8 +167,18 @@ size_t GridStepper::step_generation(sparse::SparseGrid& grid, const Rule& rule,
 }
 
 uint64_t GridStepper::cells_to_step(const sparse::SparseGrid& grid) {
+  // Eight masks a word: one population count counts all their bands (mask
+  // by mask this took 2% of acorn-field's two-thread time).
+  const std::span<const BandMask> masks = grid.active_bands();
+  static_assert(sizeof(BandMask) == 1);
   uint64_t bands = 0;
-  for (BandMask mask : grid.active_bands()) bands += static_cast<uint64_t>(band_count(mask));
+  size_t i = 0;
+  for (; i + sizeof(uint64_t) <= masks.size(); i += sizeof(uint64_t)) {
+    uint64_t word;
+    std::memcpy(&word, masks.data() + i, sizeof word);
+    bands += static_cast<uint64_t>(std::popcount(word));
+  }
+  for (; i < masks.size(); ++i) bands += static_cast<uint64_t>(band_count(masks[i]));
   return bands * kBandRows * kTileSize;
 }
 
