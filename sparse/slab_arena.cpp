@@ -120,13 +120,18 @@ void SlabArena::populate(char* block) {
 
 void* SlabArena::take() {
   char* block = nullptr;
+  bool kept = false;
   {
     const std::lock_guard<std::mutex> hold(lock_);
-    if ((block = take_kept()) != nullptr) {
-      std::memset(block, 0, stride_);
-      return block;
-    }
-    block = take_free();
+    block = take_kept();
+    kept = block != nullptr;
+    if (!kept) block = take_free();
+  }
+  // Outside the lock from here: the block is marked held, so no other
+  // thread takes it.
+  if (kept) {
+    std::memset(block, 0, stride_);
+    return block;
   }
   if (block == nullptr) {
     char* const base = map_aligned_chunk(chunk_bytes_);
@@ -137,7 +142,6 @@ void* SlabArena::take() {
                    chunk);
     block = base;
   }
-  // Outside the lock: the block is marked held, so no other thread takes it.
   populate(block);
   return block;
 }
