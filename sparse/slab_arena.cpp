@@ -96,9 +96,14 @@ char* SlabArena::take_free() {
   return nullptr;
 }
 
+std::vector<SlabArena::Chunk>::iterator SlabArena::chunk_after(const char* at) {
+  return std::upper_bound(
+      chunks_.begin(), chunks_.end(), at,
+      [](const char* address, const Chunk& chunk) { return address < chunk.base; });
+}
+
 SlabArena::Chunk& SlabArena::chunk_of(const char* block) {
-  auto after = std::upper_bound(chunks_.begin(), chunks_.end(), block,
-                                [](const char* at, const Chunk& chunk) { return at < chunk.base; });
+  const auto after = chunk_after(block);
   GOL_CHECK(after != chunks_.begin());
   Chunk& chunk = *(after - 1);
   GOL_CHECK(block < chunk.base + blocks_per_chunk_ * stride_);
@@ -137,9 +142,7 @@ void* SlabArena::take() {
     char* const base = map_aligned_chunk(chunk_bytes_);
     const std::lock_guard<std::mutex> hold(lock_);
     const Chunk chunk{base, 1, 0};
-    chunks_.insert(std::upper_bound(chunks_.begin(), chunks_.end(), base,
-                                    [](const char* at, const Chunk& c) { return at < c.base; }),
-                   chunk);
+    chunks_.insert(chunk_after(base), chunk);
     block = base;
   }
   populate(block);

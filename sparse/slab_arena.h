@@ -60,6 +60,8 @@ class SlabArena {
   // Under lock_: a resident block to clear, or a free one to populate.
   char* take_kept();
   char* take_free();
+  // Under lock_: the first chunk whose base lies above `at`.
+  std::vector<Chunk>::iterator chunk_after(const char* at);
   // The chunk holding `block`, under lock_.
   Chunk& chunk_of(const char* block);
   // Under lock_: marks `block` no longer held, kept if there is room;

@@ -193,23 +193,17 @@ int32_t TileMap::create(TileCoord coord) {
   home.held_position[local(slot)] = static_cast<int32_t>(held_.size());
   held_.push_back(slot);
   index_.insert(coord, slot);
-  auto& links = home.neighbours[local(slot)];
-  auto& link_tiles = home.neighbour_tiles[local(slot)];
-  uint8_t absent = 0;
+  // Every direction starts absent; link() clears the bit of each neighbour found.
+  home.absent[local(slot)] = static_cast<uint8_t>((1u << kDirections) - 1);
   for (int direction = 0; direction < kDirections; ++direction) {
     const int32_t other = find(neighbour_coord(coord, direction));
-    links[direction] = other == kAbsent ? kEmptySlot : other;
-    link_tiles[direction] = &tile(0, links[direction]);
-    if (other == kAbsent) {
-      absent |= static_cast<uint8_t>(1u << direction);
+    if (other != kAbsent) {
+      link(slot, direction, other);
       continue;
     }
-    Slab& there = slab(other);
-    there.neighbours[local(other)][opposite(direction)] = slot;
-    there.neighbour_tiles[local(other)][opposite(direction)] = &tile(0, slot);
-    there.absent[local(other)] &= static_cast<uint8_t>(~(1u << opposite(direction)));
+    home.neighbours[local(slot)][direction] = kEmptySlot;
+    home.neighbour_tiles[local(slot)][direction] = &tile(0, kEmptySlot);
   }
-  home.absent[local(slot)] = absent;
   return slot;
 }
 
