@@ -29,8 +29,8 @@ size_t page_bytes() {
 size_t round_up(size_t bytes, size_t unit) { return (bytes + unit - 1) / unit * unit; }
 
 // `bytes` of fresh anonymous memory starting on a kChunkBytes boundary, so
-// that the kernel can back each 2 MiB of it with a huge page.
-char* map_aligned_chunk(size_t bytes) {
+// that the kernel can back each 2 MiB of it with a huge page where `huge`.
+char* map_aligned_chunk(size_t bytes, bool huge) {
   const size_t span = bytes + SlabArena::kChunkBytes;
   void* raw = mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (raw == MAP_FAILED) throw std::bad_alloc();
@@ -41,17 +41,18 @@ char* map_aligned_chunk(size_t bytes) {
   if (span - head - bytes != 0) munmap(start + bytes, span - head - bytes);
   // Without transparent huge pages (or with them off) this fails, and the
   // chunk is ordinary pages: slower, as correct.
-  madvise(start, bytes, MADV_HUGEPAGE);
+  if (huge) madvise(start, bytes, MADV_HUGEPAGE);
   return start;
 }
 
 }  // namespace
 
-SlabArena::SlabArena(size_t block_bytes, size_t kept_blocks)
+SlabArena::SlabArena(size_t block_bytes, size_t kept_blocks, size_t small_page_chunks)
     : stride_(round_up(block_bytes, page_bytes())),
       chunk_bytes_(std::max(kChunkBytes, round_up(stride_, kChunkBytes))),
       blocks_per_chunk_(std::min(kMaxBlocksPerChunk, chunk_bytes_ / stride_)),
-      kept_limit_(kept_blocks) {
+      kept_limit_(kept_blocks),
+      huge_from_(small_page_chunks) {
   GOL_CHECK(block_bytes > 0);
 }
 
@@ -126,11 +127,13 @@ void SlabArena::populate(char* block) {
 void* SlabArena::take() {
   char* block = nullptr;
   bool kept = false;
+  bool huge = false;
   {
     const std::lock_guard<std::mutex> hold(lock_);
     block = take_kept();
     kept = block != nullptr;
     if (!kept) block = take_free();
+    huge = chunks_.size() >= huge_from_;
   }
   // Outside the lock from here: the block is marked held, so no other
   // thread takes it.
@@ -139,7 +142,7 @@ void* SlabArena::take() {
     return block;
   }
   if (block == nullptr) {
-    char* const base = map_aligned_chunk(chunk_bytes_);
+    char* const base = map_aligned_chunk(chunk_bytes_, huge);
     const std::lock_guard<std::mutex> hold(lock_);
     const Chunk chunk{base, 1, 0};
     chunks_.insert(chunk_after(base), chunk);

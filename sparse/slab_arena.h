@@ -27,8 +27,10 @@ class SlabArena {
   static constexpr size_t kChunkBytes = size_t{2} << 20;
 
   // Blocks of `block_bytes` (rounded up to whole pages); up to
-  // `kept_blocks` given back stay resident for the next take().
-  SlabArena(size_t block_bytes, size_t kept_blocks);
+  // `kept_blocks` given back stay resident for the next take(). While
+  // fewer than `small_page_chunks` chunks are mapped, a new one is left in
+  // small pages (see huge_from_).
+  SlabArena(size_t block_bytes, size_t kept_blocks, size_t small_page_chunks = 0);
   ~SlabArena();  // unmaps every chunk, whatever is still held
   SlabArena(const SlabArena&) = delete;
   SlabArena& operator=(const SlabArena&) = delete;
@@ -76,6 +78,10 @@ class SlabArena {
   size_t chunk_bytes_;
   size_t blocks_per_chunk_;
   size_t kept_limit_;
+  // A chunk in a huge page is resident whole from its first block on, so
+  // the chunk a world is filling holds up to 2 MiB it does not use; the
+  // TLB gain pays for that only in a world of many chunks.
+  size_t huge_from_;
   mutable std::mutex lock_;
   std::vector<Chunk> chunks_;  // by base address
   size_t kept_count_ = 0;

@@ -36,11 +36,19 @@ bool within_plane_range(TileCoord coord) {
 // another. Kept few, so that memory still follows the tiles held.
 constexpr size_t kKeptSlabs = 4;
 
+// A world's first chunks of slabs (see SlabArena) stay in small pages. The
+// chunk a world is filling is resident whole once in a huge page, which
+// cost the 8192^2 soup (11 chunks) 1.5 MB of its peak; the spacefiller (28
+// chunks), whose active fronts are scattered over tens of megabytes, ran
+// as fast with its first 16 in small pages as with all in huge pages, and
+// slower with none (bench/RESULTS.md).
+constexpr size_t kSmallPageChunks = 16;
+
 // One arena for every map in the process, never destroyed: a map held by
 // a static object may outlive any other static.
 template <class Slab>
 SlabArena& slab_arena() {
-  static SlabArena* const arena = new SlabArena(sizeof(Slab), kKeptSlabs);
+  static SlabArena* const arena = new SlabArena(sizeof(Slab), kKeptSlabs, kSmallPageChunks);
   return *arena;
 }
 

@@ -8,7 +8,10 @@
 
 #include <cstdint>
 #include <cstring>
+#include <fstream>
 #include <set>
+#include <sstream>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -34,6 +37,27 @@ size_t resident_pages(void* block, size_t bytes) {
   size_t count = 0;
   for (unsigned char flags : present) count += flags & 1u;
   return count;
+}
+
+// Whether the mapping holding `at` is advised for huge pages (the "hg" of
+// its VmFlags in /proc/self/smaps); false where no mapping holds it.
+bool advised_huge(const void* at) {
+  std::ifstream smaps("/proc/self/smaps");
+  const auto address = reinterpret_cast<uintptr_t>(at);
+  std::string line;
+  bool inside = false;
+  while (std::getline(smaps, line)) {
+    uintptr_t begin = 0;
+    uintptr_t end = 0;
+    char dash = 0;
+    std::istringstream range(line);
+    if (range >> std::hex >> begin >> dash >> end && dash == '-') {
+      inside = address >= begin && address < end;
+    } else if (inside && line.rfind("VmFlags:", 0) == 0) {
+      return line.find(" hg") != std::string::npos;
+    }
+  }
+  return false;
 }
 
 TEST(SlabArena, BlocksAreZeroedDistinctAndPageAligned) {
@@ -66,6 +90,19 @@ TEST(SlabArena, ChunksAreAlignedForHugePagesAndUnmappedWhenEmpty) {
   blocks.pop_back();
   for (void* block : blocks) arena.give_back(block);
   EXPECT_EQ(arena.chunks(), 0u);
+}
+
+TEST(SlabArena, OnlyChunksBeyondTheFirstFewAreAdvisedForHugePages) {
+  SlabArena arena(kBlockBytes, 0, 2);
+  std::vector<void*> blocks;
+  for (size_t i = 0; i < 3 * arena.blocks_per_chunk(); ++i) blocks.push_back(arena.take());
+  ASSERT_EQ(arena.chunks(), 3u);
+  const size_t per_chunk = arena.blocks_per_chunk();
+  EXPECT_FALSE(advised_huge(blocks[0]));
+  EXPECT_FALSE(advised_huge(blocks[per_chunk]));
+  EXPECT_TRUE(advised_huge(blocks[2 * per_chunk]));
+  EXPECT_TRUE(advised_huge(blocks.back()));
+  arena.give_back_all(blocks);
 }
 
 TEST(SlabArena, ABlockGivenBackInAHeldChunkReturnsItsPagesAndComesBackZeroed) {
