@@ -258,6 +258,8 @@ void SparseGrid::commit(size_t index, const Tile& next) {
   TileChange change;
   change.top_change = source[0] ^ target[0];
   change.bottom_change = source[kTileSize - 1] ^ target[kTileSize - 1];
+  change.top_row = source[0];
+  change.bottom_row = source[kTileSize - 1];
   const ColumnMasks masks = copy_and_compare(source, target);
   change.changed_columns = masks.changed;
   change.live_columns = masks.live;
@@ -270,9 +272,8 @@ void SparseGrid::commit(size_t index, const Tile& next) {
 inline void SparseGrid::commit_one(size_t index, const TileChange& change) {
   const int32_t slot = active_[index];
   const int next_parity = current_parity() ^ 1;
-  const Tile& next = map_.tile(next_parity, slot);
   const uint64_t live_columns = change.live_columns;
-  const uint8_t border = border_bits(next.rows[0], next.rows[kTileSize - 1], live_columns);
+  const uint8_t border = border_bits(change.top_row, change.bottom_row, live_columns);
   const bool empty_before = map_.summary(next_parity ^ 1, slot).nonempty == 0;
   map_.summary(next_parity, slot) = {border, static_cast<uint8_t>(live_columns != 0)};
   Outcome& outcome = outcomes_[index];
@@ -884,10 +885,8 @@ void SparseGrid::begin_block(uint64_t generations) {
 }
 
 void SparseGrid::note_written(int32_t slot, int parity, const TileChange& change) {
-  const Tile& written = map_.tile(parity, slot);
-  map_.summary(parity, slot) = {
-      border_bits(written.rows[0], written.rows[kTileSize - 1], change.live_columns),
-      static_cast<uint8_t>(change.live_columns != 0)};
+  map_.summary(parity, slot) = {border_bits(change.top_row, change.bottom_row, change.live_columns),
+                                static_cast<uint8_t>(change.live_columns != 0)};
 }
 
 template <typename Visit>

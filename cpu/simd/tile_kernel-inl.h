@@ -267,6 +267,8 @@ struct StoreAndCompareRows {
     summary.live_columns = Ops::OrLanes(live);
     summary.top_change = first_change[0];
     summary.bottom_change = last_change[kLanes - 1];
+    summary.top_row = rows[0];
+    summary.bottom_row = rows[kTileSize - 1];
     summary.unchanged_rows = unchanged_rows;
     // A column that changed nowhere is unchanged in every row; one that
     // did is taken to have changed wherever either edge column did. That

@@ -32,6 +32,12 @@ struct TileChange {
   uint64_t live_columns = 0;     // OR over the rows of new
   uint64_t top_change = 0;       // row 0: new ^ replaced
   uint64_t bottom_change = 0;    // row 63: new ^ replaced
+  // Rows 0 and 63 of new, read where they are still in the writer's cache:
+  // the commit decides its border from them, and a tile stepped in one
+  // band would otherwise be read again there, from lines the step wrote
+  // or kept a while before.
+  uint64_t top_row = 0;
+  uint64_t bottom_row = 0;
   // Rows known to equal what they replaced (bit r: row r); 0 (nothing
   // known) is always safe, as every row then counts as changed where
   // changed_columns is set.

@@ -224,6 +224,8 @@ TileChange expected_change(const Tile& overwritten, const Tile& next, Notes note
   }
   change.top_change = next.rows[0] ^ overwritten.rows[0];
   change.bottom_change = next.rows[kTileSize - 1] ^ overwritten.rows[kTileSize - 1];
+  change.top_row = next.rows[0];
+  change.bottom_row = next.rows[kTileSize - 1];
   return change;
 }
 
@@ -232,6 +234,8 @@ void expect_change(const TileChange& actual, const TileChange& expected, const s
   EXPECT_EQ(actual.live_columns, expected.live_columns) << what;
   EXPECT_EQ(actual.top_change, expected.top_change) << what;
   EXPECT_EQ(actual.bottom_change, expected.bottom_change) << what;
+  EXPECT_EQ(actual.top_row, expected.top_row) << what;
+  EXPECT_EQ(actual.bottom_row, expected.bottom_row) << what;
   EXPECT_EQ(actual.unchanged_rows, expected.unchanged_rows) << what;
   EXPECT_EQ(actual.west_unchanged_rows, expected.west_unchanged_rows) << what;
   EXPECT_EQ(actual.east_unchanged_rows, expected.east_unchanged_rows) << what;

@@ -88,6 +88,8 @@ inline size_t step_generation(SparseGrid& grid, const Rule& rule, TileStepper st
     TileChange change;
     change.top_change = next.rows[0] ^ target.rows[0];
     change.bottom_change = next.rows[kTileSize - 1] ^ target.rows[kTileSize - 1];
+    change.top_row = next.rows[0];
+    change.bottom_row = next.rows[kTileSize - 1];
     for (int row = 0; row < kTileSize; ++row) {
       change.changed_columns |= next.rows[row] ^ target.rows[row];
       change.live_columns |= next.rows[row];
