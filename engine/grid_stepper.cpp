@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <chrono>
 #include <cstring>
 #include <span>
@@ -176,7 +175,7 @@ uint64_t GridStepper::cells_to_step(const sparse::SparseGrid& grid) {
   for (; i + sizeof(uint64_t) <= masks.size(); i += sizeof(uint64_t)) {
     uint64_t word;
     std::memcpy(&word, masks.data() + i, sizeof word);
-    bands += static_cast<uint64_t>(std::popcount(word));
+    bands += static_cast<uint64_t>(bit_count(word));
   }
   for (; i < masks.size(); ++i) bands += static_cast<uint64_t>(band_count(masks[i]));
   return bands * kBandRows * kTileSize;

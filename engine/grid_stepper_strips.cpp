@@ -2,7 +2,6 @@
 // grid of its own stepped alone by one thread for an epoch, the columns
 // beside the cuts exchanged between epochs (see SparseGrid::kMaxStripEpoch).
 #include <algorithm>
-#include <bit>
 #include <chrono>
 #include <cmath>
 #include <map>
@@ -155,7 +154,7 @@ std::map<int64_t, uint64_t> column_work(const sparse::SparseGrid& grid) {
   for (size_t i = 0; i < grid.active().size(); ++i) {
     if (grid.owner(grid.active()[i]) != sparse::TileOwner::kCpu) continue;
     work[grid.map().coord(grid.active()[i]).tx] +=
-        GridStepper::kTileWork + static_cast<uint64_t>(std::popcount(grid.active_bands()[i]));
+        GridStepper::kTileWork + static_cast<uint64_t>(band_count(grid.active_bands()[i]));
   }
   return work;
 }
