@@ -17,6 +17,8 @@ namespace {
 // A strip steps at least this many active tiles: below that an epoch's
 // exchange and the threads' start cost more than a share of the work saves.
 constexpr size_t kMinStripTiles = 24;
+// The columns beside each end of a strip that the next strip holds too.
+constexpr int64_t kEdge = sparse::SparseGrid::kStripEdgeColumns;
 // Tiles this close to the plane's edge keep a world whole: a strip does not
 // refuse a birth beyond the edge as GridStepper::step does.
 constexpr int64_t kStripEdgeMargin = int64_t{1} << 40;
@@ -69,12 +71,12 @@ std::vector<int64_t> strip_starts(const sparse::SparseGrid& grid, size_t strips)
   columns.reserve(grid.active().size());
   for (int32_t slot : grid.active()) columns.push_back(grid.map().coord(slot).tx);
   std::sort(columns.begin(), columns.end());
-  // Every strip between two cuts owns two columns or more, so that the
-  // columns a neighbour freezes of it are its own.
+  // Every strip between two cuts owns kStripEdgeColumns columns or more,
+  // so that the columns a neighbour ghosts and freezes of it are its own.
   std::vector<int64_t> starts;
   for (size_t k = 1; k < strips; ++k) {
     const int64_t column = columns[k * columns.size() / strips];
-    if (starts.empty() ? column > columns.front() : column >= starts.back() + 2) {
+    if (starts.empty() ? column > columns.front() : column >= starts.back() + kEdge) {
       starts.push_back(column);
     }
   }
@@ -179,7 +181,7 @@ double relative_pace(double west_seconds, double west_work, double east_seconds,
 // last epoch at its pace, `west_pace` the west's relative to the east's.
 // Returns the column to move the cut to (`cut` to leave it), handing
 // whole columns of the slower strip's active tiles to the other, sized
-// by what they plan to step next; each strip keeps two columns or more.
+// by what they plan to step next; each strip keeps kEdge columns or more.
 int64_t balanced_cut(const sparse::SparseGrid& west, const sparse::SparseGrid& east, int64_t cut,
                      double west_time, double east_time, double west_pace) {
   if (!(west_time + east_time > 0)) return cut;
@@ -215,12 +217,12 @@ int64_t balanced_cut(const sparse::SparseGrid& west, const sparse::SparseGrid& e
     // it; the west keeps two or more.
     for (auto it = west_columns.lower_bound(cut); it != west_columns.begin();) {
       --it;
-      if (it->first < west.strip_first() + 2 || !take(west, it->first, it->second)) break;
+      if (it->first < west.strip_first() + kEdge || !take(west, it->first, it->second)) break;
       to = it->first;
     }
   } else {
     for (auto it = east_columns.lower_bound(cut); it != east_columns.end(); ++it) {
-      if (it->first + 1 > east.strip_last() - 1 || !take(east, it->first, it->second)) break;
+      if (it->first + kEdge > east.strip_last() || !take(east, it->first, it->second)) break;
       to = it->first + 1;
     }
   }
@@ -235,13 +237,13 @@ void move_cut(sparse::SparseGrid& west, sparse::SparseGrid& east, int64_t cut, i
   std::vector<int32_t> east_touched;
   if (to > cut) {
     // The west strip gains columns [cut, to - 1], and ghosts and freezes
-    // the two after, all the east's own.
+    // the kEdge after, all the east's own.
     west_touched = west.set_strip_columns(west_first, to - 1);
-    copy_columns(west, east, cut, to + 1, west_touched);
+    copy_columns(west, east, cut, to + kEdge - 1, west_touched);
     east_touched = east.set_strip_columns(to, east_last);
   } else {
     east_touched = east.set_strip_columns(to, east_last);
-    copy_columns(east, west, to - 2, cut - 1, east_touched);
+    copy_columns(east, west, to - kEdge, cut - 1, east_touched);
     west_touched = west.set_strip_columns(west_first, to - 1);
   }
   west.replan_near(west_touched);
@@ -304,7 +306,7 @@ uint64_t GridStepper::step_strips(sparse::SparseGrid& grid, const Rule& rule, ui
   grid.drain([&](TileCoord coord, const Tile& current, const Tile& previous, sparse::TileOwner,
                  BandMask bands) {
     for (size_t k = 0; k < count; ++k) {
-      if (coord.tx >= first_column(k) - 2 && coord.tx <= last_column(k) + 2) {
+      if (coord.tx >= first_column(k) - kEdge && coord.tx <= last_column(k) + kEdge) {
         strip_grids_[k]->place_tile(coord, current, previous, bands);
       }
     }
@@ -336,14 +338,16 @@ uint64_t GridStepper::step_strips(sparse::SparseGrid& grid, const Rule& rule, ui
       paced_work[k] = paced_work[k] * kPaceMemory + static_cast<double>(last_work[k]);
     });
     done += epoch;
-    // Each side of a cut takes the other's two nearest columns.
+    // Each side of a cut takes the other's kEdge nearest columns.
     for (auto& slots : imported) slots.clear();
     for (size_t k = 0; k + 1 < count; ++k) {
       const int64_t cut = starts[k];
-      exchange_column(strip(k), strip(k + 1), cut, since, imported[k]);
-      exchange_column(strip(k), strip(k + 1), cut + 1, since, imported[k]);
-      exchange_column(strip(k + 1), strip(k), cut - 1, since, imported[k + 1]);
-      exchange_column(strip(k + 1), strip(k), cut - 2, since, imported[k + 1]);
+      for (int64_t edge = 0; edge < kEdge; ++edge) {
+        exchange_column(strip(k), strip(k + 1), cut + edge, since, imported[k]);
+      }
+      for (int64_t edge = 0; edge < kEdge; ++edge) {
+        exchange_column(strip(k + 1), strip(k), cut - 1 - edge, since, imported[k + 1]);
+      }
     }
     for (size_t k = 0; k < count; ++k) strip(k).replan_near(imported[k]);
     if (done == generations) break;

@@ -342,7 +342,9 @@ void SparseGrid::fit_slot_arrays() {
 int32_t SparseGrid::create_awake(TileCoord coord) {
   // A strip makes nothing beyond its ghost columns: those tiles are another
   // strip's, and what this one would compute there is wrong anyway.
-  if (coord.tx < strip_first_ - 2 || coord.tx > strip_last_ + 2) return TileMap::kAbsent;
+  if (coord.tx < strip_first_ - kStripEdgeColumns || coord.tx > strip_last_ + kStripEdgeColumns) {
+    return TileMap::kAbsent;
+  }
   const int32_t created = map_.create(coord);
   if (created == TileMap::kAbsent) {
     beyond_edge_.push_back(coord);  // beyond the plane's range
@@ -358,7 +360,7 @@ int32_t SparseGrid::create_awake(TileCoord coord) {
 }
 
 void SparseGrid::start_empty_plane(uint64_t generation, int64_t first, int64_t last) {
-  GOL_CHECK(first < last);
+  GOL_CHECK(first < last && last - first + 1 >= kStripEdgeColumns);
   load(CellSet{}, Topology::plane(), false);
   generation_ = generation;
   strip_first_ = first;
@@ -409,7 +411,7 @@ std::vector<int32_t> SparseGrid::set_strip_columns(int64_t first, int64_t last) 
   GOL_CHECK(first < last && !map_.is_torus());
   const auto beyond = [&](int32_t slot) {
     const int64_t tx = map_.coord(slot).tx;
-    return tx < first - 2 || tx > last + 2;
+    return tx < first - kStripEdgeColumns || tx > last + kStripEdgeColumns;
   };
   unlist_active_if(beyond);
   const int64_t old_first = strip_first_;
@@ -434,16 +436,17 @@ std::vector<int32_t> SparseGrid::set_strip_columns(int64_t first, int64_t last) 
     }
     set_owner(slot, role);
   };
-  // Only the columns within two of an end that moved change: those the
-  // strip no longer holds, and those whose role changes.
+  // Only the columns within kStripEdgeColumns of an end that moved change:
+  // those the strip no longer holds, and those whose role changes.
   if (first != old_first) {
-    for (int32_t slot :
-         column_tiles(std::min(first, old_first) - 2, std::max(first, old_first) + 2)) {
+    for (int32_t slot : column_tiles(std::min(first, old_first) - kStripEdgeColumns,
+                                     std::max(first, old_first) + kStripEdgeColumns)) {
       settle(slot);
     }
   }
   if (last != old_last) {
-    for (int32_t slot : column_tiles(std::min(last, old_last) - 2, std::max(last, old_last) + 2)) {
+    for (int32_t slot : column_tiles(std::min(last, old_last) - kStripEdgeColumns,
+                                     std::max(last, old_last) + kStripEdgeColumns)) {
       settle(slot);
     }
   }
@@ -454,8 +457,10 @@ std::vector<int32_t> SparseGrid::set_strip_columns(int64_t first, int64_t last) 
 void SparseGrid::end_strip() {
   GOL_CHECK(!map_.is_torus());
   unlist_active_if([&](int32_t slot) { return owners_[slot] != TileOwner::kCpu; });
-  for (int64_t tx : {strip_first_ - 2, strip_first_ - 1, strip_last_ + 1, strip_last_ + 2}) {
-    for (int32_t slot : column_tiles(tx, tx)) drop_tile(slot);
+  for (int64_t edge = 1; edge <= kStripEdgeColumns; ++edge) {
+    for (int64_t tx : {strip_first_ - edge, strip_last_ + edge}) {
+      for (int32_t slot : column_tiles(tx, tx)) drop_tile(slot);
+    }
   }
   strip_first_ = -kNoColumnLimit;
   strip_last_ = kNoColumnLimit - 1;

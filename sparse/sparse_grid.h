@@ -214,20 +214,29 @@ class SparseGrid {
   // Strips (GridStepper's): the plane cut along tile columns into strips,
   // each a grid stepped by its own thread for an epoch of up to
   // kMaxStripEpoch generations between exchanges. A strip owns columns
-  // [first, last] and, beside each end, holds the next column as ghosts
-  // (stepped, never freed) and the one after as frozen copies (TileOwner::
-  // kFrozen: never stepped, standing still as the hybrid's GPU tiles do), and
-  // makes no tile beyond. Ghost and frozen columns exact at an epoch's
-  // start keep the owned columns exact for 63 generations: what differs
-  // from the true world (the frozen tiles standing still, nothing beyond)
-  // travels a cell a generation and crosses the ghost's 64 columns only
-  // after that. The frozen column keeps still and period-2 neighbours from
-  // eroding the ghosts, which would then never sleep.
-  static constexpr uint64_t kMaxStripEpoch = 63;
+  // [first, last] and, beside each end, holds the next kStripGhostColumns
+  // columns as ghosts (stepped, never freed) and the one after as frozen
+  // copies (TileOwner::kFrozen: never stepped, standing still as the
+  // hybrid's GPU tiles do), and makes no tile beyond. Ghost and frozen
+  // columns exact at an epoch's start keep the owned columns exact for
+  // 64 * kStripGhostColumns - 1 generations: what differs from the true
+  // world (the frozen tiles standing still, nothing beyond) travels a cell
+  // a generation and crosses the ghosts' columns only after that. The
+  // frozen column keeps still and period-2 neighbours from eroding the
+  // ghosts, which would then never sleep.
+  //
+  // Two ghost columns, not one: the strips meet at every epoch's end, and
+  // each waits there for the slower; twice as long an epoch halves those
+  // waits (the spacefiller on two threads: epochs of 31, 63 and 127
+  // generations, bench/RESULTS.md), for one more column of ghosts a side.
+  static constexpr int64_t kStripGhostColumns = 2;
+  // The columns beside each end of a strip: its ghosts and frozen copies.
+  static constexpr int64_t kStripEdgeColumns = kStripGhostColumns + 1;
+  static constexpr uint64_t kMaxStripEpoch = kStripGhostColumns * kTileSize - 1;
   static constexpr int64_t kNoColumnLimit = kMaxTileCoordinate;
   // Empties the grid and makes it a plane at `generation`, to be filled
   // by place_tile(): the strip of columns [first, last] (-kNoColumnLimit or
-  // kNoColumnLimit - 1 for no end; at least two columns), or by default
+  // kNoColumnLimit - 1 for no end; at least kStripEdgeColumns columns), or by default
   // the whole plane. Tiles made in the ghost and frozen columns take those
   // roles, and none is made beyond.
   void start_empty_plane(uint64_t generation, int64_t first = -kNoColumnLimit,
@@ -348,13 +357,14 @@ class SparseGrid {
   void drop_tile(int32_t slot);
   // Of a strip's columns: the ghost and frozen ones beyond its ends.
   bool in_strip_edge(int64_t tx) const {
-    return tx == strip_first_ - 2 || tx == strip_first_ - 1 || tx == strip_last_ + 1 ||
-           tx == strip_last_ + 2;
+    return (tx >= strip_first_ - kStripEdgeColumns && tx < strip_first_) ||
+           (tx > strip_last_ && tx <= strip_last_ + kStripEdgeColumns);
   }
   TileOwner strip_owner(int64_t tx) const {
-    if (tx == strip_first_ - 1 || tx == strip_last_ + 1) return TileOwner::kGhost;
-    if (tx == strip_first_ - 2 || tx == strip_last_ + 2) return TileOwner::kFrozen;
-    return TileOwner::kCpu;
+    if (tx == strip_first_ - kStripEdgeColumns || tx == strip_last_ + kStripEdgeColumns) {
+      return TileOwner::kFrozen;
+    }
+    return in_strip_edge(tx) ? TileOwner::kGhost : TileOwner::kCpu;
   }
   template <typename Visit>
   void for_each_nonempty(bool cpu_only, Visit visit) const;

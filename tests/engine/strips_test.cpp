@@ -1,5 +1,5 @@
 // Strips: a plane world cut along tile columns, each strip stepped alone by
-// a thread for epochs of up to 63 generations between exchanges of the
+// a thread for epochs of up to 127 generations between exchanges of the
 // columns beside the cuts. Against the same world stepped whole on one
 // thread: growth in every direction across the cuts, a glider stream
 // crossing them diagonally, debris and gliders of soups, two to seven
@@ -169,50 +169,64 @@ TEST(Strips, OnlyWhenAllowed) {
 
 // A strip of columns [0, 1]: ghosts at -1 and 2, frozen copies at -2 and
 // 3, nothing made beyond.
+// The narrowest strip, [0, kWidth - 1], and the roles its grid gives each
+// column: its own, kGhosts ghost columns beside each end, then one frozen.
+constexpr int64_t kGhosts = sparse::SparseGrid::kStripGhostColumns;
+constexpr int64_t kEdge = sparse::SparseGrid::kStripEdgeColumns;
+constexpr int64_t kWidth = kEdge;
+
+sparse::TileOwner role_in_strip(int64_t tx, int64_t first, int64_t last) {
+  if (tx == first - kEdge || tx == last + kEdge) return sparse::TileOwner::kFrozen;
+  if ((tx >= first - kGhosts && tx < first) || (tx > last && tx <= last + kGhosts)) {
+    return sparse::TileOwner::kGhost;
+  }
+  return sparse::TileOwner::kCpu;
+}
+
 TEST(StripGrid, KeepsItsColumnsGhostsAndFrozenCopiesAndMakesNothingBeyond) {
+  ASSERT_GE(kGhosts, 1);
   CellSet cells;
-  // A blinker in each of columns -4 .. 5 at tile row 0, and a glider in
-  // column 1 heading east (and south).
-  for (int64_t tx = -4; tx <= 5; ++tx) {
+  // A blinker in each of the columns from two beyond the strip's edges at
+  // tile row 0, and a glider in its last column heading east (and south).
+  const int64_t first = 0;
+  const int64_t last = kWidth - 1;
+  for (int64_t tx = first - kEdge - 2; tx <= last + kEdge + 2; ++tx) {
     for (int64_t dx = 0; dx < 3; ++dx) cells.set(tx * kTileSize + 30 + dx, 30);
   }
   for (auto [x, y] : {std::pair{1, 0}, {2, 1}, {0, 2}, {1, 2}, {2, 2}}) {
-    cells.set(kTileSize + 40 + x, 100 + y);
+    cells.set(last * kTileSize + 40 + x, 100 + y);
   }
   // The world moved into the strip as a cut moves it: what lies beyond the
   // frozen columns is not made.
   sparse::SparseGrid world;
   world.load(cells, Topology::plane(), false);
   sparse::SparseGrid grid;
-  grid.start_empty_plane(world.generation(), 0, 1);
+  grid.start_empty_plane(world.generation(), first, last);
   world.drain([&](TileCoord coord, const Tile& current, const Tile& previous, sparse::TileOwner,
                   BandMask bands) { grid.place_tile(coord, current, previous, bands); });
   grid.replan();
-  const auto role = [](int64_t tx) {
-    if (tx == -1 || tx == 2) return sparse::TileOwner::kGhost;
-    if (tx == -2 || tx == 3) return sparse::TileOwner::kFrozen;
-    return sparse::TileOwner::kCpu;
+  const auto expect_roles = [&]() {
+    for (int32_t slot : grid.map().held()) {
+      const int64_t tx = grid.map().coord(slot).tx;
+      EXPECT_GE(tx, first - kEdge);
+      EXPECT_LE(tx, last + kEdge);
+      EXPECT_EQ(grid.owner(slot), role_in_strip(tx, first, last)) << "column " << tx;
+    }
   };
-  for (int32_t slot : grid.map().held()) {
-    const int64_t tx = grid.map().coord(slot).tx;
-    EXPECT_GE(tx, -2);
-    EXPECT_LE(tx, 3);
-    EXPECT_EQ(grid.owner(slot), role(tx)) << "column " << tx;
-  }
+  expect_roles();
   EXPECT_FALSE(grid.all_cpu());
-  for (int64_t tx : {-2, -1, 0, 2, 3}) EXPECT_EQ(grid.column_tiles(tx, tx).size(), 1u) << tx;
-  EXPECT_EQ(grid.column_tiles(1, 1).size(), 2u);  // the blinker's tile and the glider's
-  // The glider crosses the ghost column (its tiles made as it comes) into
-  // the frozen one, where it stands still; nothing is made beyond.
-  GridStepper stepper(1, cpu::SimdLibrary::kHighway);
-  stepper.step(grid, Rule::conway(), 600);
-  for (int32_t slot : grid.map().held()) {
-    const int64_t tx = grid.map().coord(slot).tx;
-    EXPECT_GE(tx, -2);
-    EXPECT_LE(tx, 3);
-    EXPECT_EQ(grid.owner(slot), role(tx)) << "column " << tx;
+  for (int64_t tx = first - kEdge; tx <= last + kEdge; ++tx) {
+    // The blinker's tile, and in the last column the glider's too.
+    EXPECT_EQ(grid.column_tiles(tx, tx).size(), tx == last ? 2u : 1u) << tx;
   }
-  EXPECT_GE(grid.column_tiles(2, 2).size(), 2u);
+  // The glider crosses the ghost columns (their tiles made as it comes)
+  // into the frozen one, where it stands still; nothing is made beyond.
+  GridStepper stepper(1, cpu::SimdLibrary::kHighway);
+  stepper.step(grid, Rule::conway(), 4 * kTileSize * kEdge);
+  expect_roles();
+  for (int64_t tx = last + 1; tx <= last + kGhosts; ++tx) {
+    EXPECT_GE(grid.column_tiles(tx, tx).size(), 2u) << "the glider's tiles in ghost column " << tx;
+  }
   EXPECT_TRUE(grid.beyond_edge().empty());
   // Moved back as a merge moves it (its own tiles only), all are owned.
   sparse::SparseGrid merged;
@@ -225,59 +239,59 @@ TEST(StripGrid, KeepsItsColumnsGhostsAndFrozenCopiesAndMakesNothingBeyond) {
   EXPECT_GT(merged.tile_count(), 0u);
 }
 
-// A cut moved: the strip of columns [0, 1] made [-1, 0]. Column 3 (frozen)
-// goes, 2 (ghost) freezes, 1 (owned) becomes a ghost, -1 (ghost) is owned,
-// and -2 (frozen) becomes a ghost. Only -2 must wake (its wake records were
-// dropped while it stood still); -1 wakes as any tile handed to the CPU.
+// A cut moved one column west: the strip [0, kWidth - 1] made
+// [-1, kWidth - 2]. Its old frozen column in the east goes, its last ghost
+// there freezes, its last owned column becomes a ghost, its nearest ghost
+// in the west is owned and its frozen column there becomes a ghost. Only
+// that one must wake (its wake records were dropped while it stood still);
+// the newly owned one wakes as any tile handed to the CPU.
 TEST(StripGrid, MovesItsColumnsWakingOnlyTheFrozenTilesThatStepAgain) {
+  const int64_t first = 0;
+  const int64_t last = kWidth - 1;
   CellSet cells;
-  for (int64_t tx = -2; tx <= 3; ++tx) {
+  for (int64_t tx = first - kEdge; tx <= last + kEdge; ++tx) {
     for (int64_t dx = 0; dx < 2; ++dx) {
       for (int64_t dy = 0; dy < 2; ++dy) cells.set(tx * kTileSize + 30 + dx, 30 + dy);
     }
   }
   sparse::SparseGrid grid;
-  grid.start_empty_plane(0, 0, 1);
+  grid.start_empty_plane(0, first, last);
   sparse::SparseGrid world;
   world.load(cells, Topology::plane(), false);
   world.drain([&](TileCoord coord, const Tile& current, const Tile& previous, sparse::TileOwner,
                   BandMask) { grid.place_tile(coord, current, previous, 0); });
   grid.replan();
   ASSERT_TRUE(grid.active().empty());  // blocks, asleep
-  const std::vector<int32_t> woken = grid.set_strip_columns(-1, 0);
-  ASSERT_EQ(woken.size(), 2u);
+  const std::vector<int32_t> woken = grid.set_strip_columns(first - 1, last - 1);
   std::vector<int64_t> woken_columns;
   for (int32_t slot : woken) woken_columns.push_back(grid.map().coord(slot).tx);
   std::sort(woken_columns.begin(), woken_columns.end());
-  EXPECT_EQ(woken_columns, (std::vector<int64_t>{-2, -1}));
-  const auto role = [](int64_t tx) {
-    if (tx == -2 || tx == 1) return sparse::TileOwner::kGhost;
-    if (tx == 2) return sparse::TileOwner::kFrozen;
-    return sparse::TileOwner::kCpu;
-  };
-  EXPECT_EQ(grid.tile_count(), 5u);
+  EXPECT_EQ(woken_columns, (std::vector<int64_t>{first - kEdge, first - 1}));
+  // Held: the old range less its east end (the new west end, one further
+  // out, had no tile).
+  EXPECT_EQ(grid.tile_count(), static_cast<size_t>(last - first + 2 * kEdge));
   for (int32_t slot : grid.map().held()) {
     const int64_t tx = grid.map().coord(slot).tx;
-    EXPECT_LE(tx, 2);
-    EXPECT_EQ(grid.owner(slot), role(tx)) << tx;
+    EXPECT_LE(tx, last - 1 + kEdge);
+    EXPECT_EQ(grid.owner(slot), role_in_strip(tx, first - 1, last - 1)) << tx;
   }
-  EXPECT_EQ(grid.column_tiles(-2, 0).size(), 3u);
-  for (int64_t tx = -2; tx <= 2; ++tx) EXPECT_EQ(grid.column_tile_count(tx, tx), 1u) << tx;
-  EXPECT_EQ(grid.column_tile_count(3, 3), 0u);   // dropped
+  for (int64_t tx = first - kEdge; tx <= last - 1 + kEdge; ++tx) {
+    EXPECT_EQ(grid.column_tile_count(tx, tx), 1u) << tx;
+  }
+  EXPECT_EQ(grid.column_tile_count(last + kEdge, last + kEdge), 0u);  // dropped
+  EXPECT_TRUE(grid.column_tiles(last + kEdge, last + kEdge).empty());
   EXPECT_EQ(world.column_tile_count(0, 0), 0u);  // a whole plane keeps no count
   // A range as wide as the plane is counted over the columns held, not
   // column by column (a cut may move across a gap that wide).
   EXPECT_EQ(grid.column_tile_count(-sparse::SparseGrid::kNoColumnLimit,
                                    sparse::SparseGrid::kNoColumnLimit - 1),
-            5u);
-  EXPECT_EQ(grid.column_tiles(2, 2).size(), 1u);
-  EXPECT_TRUE(grid.column_tiles(3, 3).empty());
+            grid.tile_count());
   grid.replan_near(woken);
   ASSERT_EQ(grid.active().size(), 2u);
   // The blocks stay as they are, stepped or not.
   GridStepper stepper(1, cpu::SimdLibrary::kHighway);
   stepper.step(grid, Rule::conway(), 4);
-  EXPECT_EQ(grid.population(), 4u * 5);
+  EXPECT_EQ(grid.population(), 4u * grid.tile_count());
 }
 
 }  // namespace
