@@ -214,7 +214,7 @@ int64_t balanced_cut(const sparse::SparseGrid& west, const sparse::SparseGrid& e
   };
   if (imbalance > 0) {
     // The cut moves west: the east strip takes the west's columns nearest
-    // it; the west keeps two or more.
+    // it; the west keeps kEdge or more.
     for (auto it = west_columns.lower_bound(cut); it != west_columns.begin();) {
       --it;
       if (it->first < west.strip_first() + kEdge || !take(west, it->first, it->second)) break;

@@ -408,7 +408,7 @@ void SparseGrid::unlist_active_if(Unlist unlist) {
 }
 
 std::vector<int32_t> SparseGrid::set_strip_columns(int64_t first, int64_t last) {
-  GOL_CHECK(first < last && !map_.is_torus());
+  GOL_CHECK(first < last && last - first + 1 >= kStripEdgeColumns && !map_.is_torus());
   const auto beyond = [&](int32_t slot) {
     const int64_t tx = map_.coord(slot).tx;
     return tx < first - kStripEdgeColumns || tx > last + kStripEdgeColumns;
