@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,23 @@ class CellHasher {
 // CellHasher over cells' tiles.
 uint64_t cell_hash(const CellSet& cells);
 
+// What the check reads of a final world, in one pass over its tiles fed in
+// any order: its population, CellHasher's hash and its bounding box. One
+// pass, not three: each read the spacefiller's 49 thousand tiles from
+// memory again (population, hash and box took 27 ms of its process).
+class WorldDigest {
+ public:
+  void add(TileCoord coord, const Tile& tile);
+  uint64_t population() const { return population_; }
+  uint64_t cell_hash() const { return hasher_.value(); }
+  const std::optional<BBox>& bbox() const { return box_; }
+
+ private:
+  uint64_t population_ = 0;
+  CellHasher hasher_;
+  std::optional<BBox> box_;
+};
+
 // A hash of a set of cells moved so that (xmin, ymin), its bounding box's
 // corner, is at (0, 0): what can be compared with a pattern file that
 // records no origin. Fed one tile at a time in any order, like CellHasher,
@@ -43,7 +61,8 @@ class ShapeHasher {
   uint64_t value() const { return hash_; }
 
  private:
-  void add_bits(uint64_t row_key, int64_t word, uint64_t bits);
+  // Hashes `bits` of the destination word keyed `key` into the sum.
+  void add_bits(uint64_t key, uint64_t bits);
 
   int64_t xmin_;
   int64_t ymin_;

@@ -117,16 +117,15 @@ SingleRun time_advance(Simulation& world, const Workload& workload, double initi
   run.run_peak_rss_bytes = vm_hwm_bytes(::getpid());
   run.seconds = std::chrono::duration<double>(end - start).count();
   run.stats = world.stats();
-  run.population = world.population();
-  // Hashed where the backend holds the world: copying it out first took
+  // Read where the backend holds the world: copying it out first took
   // most of the time outside the run on large worlds (about 0.15 s of the
   // spacefiller's 1.6 s process).
-  CellHasher hasher;
-  world.visit_tiles([&](TileCoord coord, const Tile& tile) { hasher.add(coord, tile); });
-  run.cell_hash = hasher.value();
+  WorldDigest digest;
+  world.visit_tiles([&](TileCoord coord, const Tile& tile) { digest.add(coord, tile); });
+  run.population = digest.population();
+  run.cell_hash = digest.cell_hash();
   const bool torus = world.topology().is_torus();
-  // One pass over the world for the box, and only where it is used.
-  const std::optional<BBox> box = want_shape_hash || !torus ? world.bbox() : std::optional<BBox>{};
+  const std::optional<BBox>& box = digest.bbox();
   if (want_shape_hash) {
     // Hashed in place too, from the bounding box's corner.
     ShapeHasher shape(box ? box->xmin : 0, box ? box->ymin : 0);

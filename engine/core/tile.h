@@ -37,11 +37,10 @@ struct alignas(64) Tile {
     for (uint64_t row : rows) any |= row;
     return any == 0;
   }
-  uint64_t population() const {
-    uint64_t count = 0;
-    for (uint64_t row : rows) count += static_cast<uint64_t>(bit_count(row));
-    return count;
-  }
+  // Out of line (tile.cpp), where it is compiled for the popcnt
+  // instruction as well: a population or hash of a large world reads
+  // every tile.
+  uint64_t population() const;
   friend bool operator==(const Tile&, const Tile&) = default;
 };
 static_assert(sizeof(Tile) == 512, "a tile is 64 rows of 64 bits, no padding");

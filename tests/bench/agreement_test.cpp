@@ -61,6 +61,35 @@ TEST(CellHash, TakesTilesInAnyOrderButSeesWhereEachIs) {
   EXPECT_NE(cell_hash(glider_at(10, 10)), cell_hash(CellSet{}));
 }
 
+// The check's one pass: the population, cell hash and bounding box it
+// reads from tiles fed in any order are those of the cells.
+TEST(WorldDigest, ReadsPopulationHashAndBoxInOnePass) {
+  WorldDigest nothing;
+  EXPECT_EQ(nothing.population(), 0u);
+  EXPECT_FALSE(nothing.bbox());
+  CellSet cells;
+  uint64_t state = 11;
+  for (int i = 0; i < 4000; ++i) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    cells.set(static_cast<int64_t>(state >> 40) % 700 - 350,
+              static_cast<int64_t>(state >> 20 & 0xFFF) % 500 - 90);
+  }
+  // Lone cells beyond the field, each the box's edge on one side.
+  cells.set(-1000, 7);
+  cells.set(5, 2000);
+  std::vector<std::pair<TileCoord, Tile>> tiles(cells.tiles().begin(), cells.tiles().end());
+  for (bool reverse : {false, true}) {
+    SCOPED_TRACE(reverse);
+    if (reverse) std::reverse(tiles.begin(), tiles.end());
+    WorldDigest digest;
+    for (const auto& [coord, tile] : tiles) digest.add(coord, tile);
+    EXPECT_EQ(digest.population(), cells.population());
+    EXPECT_EQ(digest.cell_hash(), cell_hash(cells));
+    ASSERT_TRUE(digest.bbox());
+    EXPECT_EQ(*digest.bbox(), *cells.bbox());
+  }
+}
+
 TEST(ShapeHash, IgnoresPositionButNotShape) {
   EXPECT_EQ(shape_hash(glider_at(0, 0)), shape_hash(glider_at(-1000, 333)));
   CellSet flipped = glider_at(0, 0);

@@ -17,6 +17,27 @@ TEST(TileBitOrder, BitIOfRowRIsCellXIRowR) {
   EXPECT_EQ(tile->population(), 1u);
 }
 
+// Tile::population has a popcnt copy chosen at load time: whichever runs
+// here must count as cell-by-cell reading does.
+TEST(TilePopulation, CountsEveryLiveCell) {
+  Tile tile;
+  EXPECT_EQ(tile.population(), 0u);
+  uint64_t state = 7;
+  for (uint64_t& row : tile.rows) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    row = state & (state >> 17);
+  }
+  tile.rows[5] = ~uint64_t{0};
+  tile.rows[6] = uint64_t{1} << 63;
+  uint64_t expected = 0;
+  for (int y = 0; y < kTileSize; ++y) {
+    for (int x = 0; x < kTileSize; ++x) expected += tile.get(x, y) ? 1 : 0;
+  }
+  EXPECT_EQ(tile.population(), expected);
+  tile.rows.fill(~uint64_t{0});
+  EXPECT_EQ(tile.population(), uint64_t{kTileSize} * kTileSize);
+}
+
 TEST(TileCoordinates, FloorDivisionForNegativeCells) {
   EXPECT_EQ(tile_of(-1), -1);
   EXPECT_EQ(offset_in_tile(-1), 63);
