@@ -13,13 +13,16 @@ namespace {
 // clang 14 names the copies' resolver apart from the plain symbol, which
 // callers in other files would not find.
 #if defined(__x86_64__) && !defined(__SANITIZE_THREAD__)
+#define GOL_POPCNT_COPIES 1
+#endif
+#ifdef GOL_POPCNT_COPIES
 __attribute__((target_clones("popcnt", "default")))
 #endif
 uint64_t
 count_cells(const uint64_t* rows) {
   uint64_t count = 0;
   for (int row = 0; row < kTileSize; ++row) {
-#if defined(__x86_64__) && !defined(__SANITIZE_THREAD__)
+#ifdef GOL_POPCNT_COPIES
     // The popcnt copy's builtin is the instruction; the default copy's, a
     // libgcc call per word, runs only on CPUs older than popcnt.
     count += static_cast<uint64_t>(__builtin_popcountll(rows[row]));
