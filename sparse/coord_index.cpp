@@ -22,7 +22,8 @@ uint64_t mix(TileCoord coord) {
 }  // namespace
 
 void CoordIndex::clear() {
-  entries_.assign(kInitialCapacity, Entry{});
+  // A fresh table, not assign(): that keeps the old one's memory.
+  entries_ = PopulatedVector<Entry>(kInitialCapacity);
   mask_ = kInitialCapacity - 1;
   size_ = 0;
 }

@@ -17,6 +17,7 @@ class CoordIndex {
 
   CoordIndex() { clear(); }
 
+  // Empties the index and gives its table's memory back.
   void clear();
   // Room for `count` coordinates without growing.
   void reserve(size_t count);

@@ -1,20 +1,23 @@
 // An allocator for the grid's large tables (the coordinate index, the
 // per-slot records): blocks of 64 KiB or more are mapped with their pages
-// populated by one call, smaller ones come from the heap.
+// populated by one call (in huge pages from 2 MiB), smaller ones come from
+// the heap.
 //
 // Why: these tables are reallocated whole as a world grows, and a fresh
 // heap block of that size is a fresh mapping whose pages then fault one by
 // one on first touch. In the dev host's VM a fault costs 2-10 us, where
 // populating costs about 0.6 us a page: growing the spacefiller's index
-// from 25 to 49 thousand tiles took 9 ms (bench/RESULTS.md).
+// from 25 to 49 thousand tiles took 9 ms (bench/RESULTS.md). Even
+// populated, a small page's first store costs microseconds there, and the
+// spacefiller's last index (3 MB) took 4.4 ms to map and clear in small
+// pages (page_mapping.h).
 #pragma once
-
-#include <sys/mman.h>
 
 #include <cstddef>
 #include <memory>
-#include <new>
 #include <vector>
+
+#include "sparse/page_mapping.h"
 
 namespace gol::sparse {
 
@@ -31,10 +34,7 @@ class PopulatedAllocator {
   T* allocate(size_t count) {
     const size_t bytes = count * sizeof(T);
     if (bytes < kMappedBytes) return std::allocator<T>().allocate(count);
-    void* block = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-    if (block == MAP_FAILED) throw std::bad_alloc();
-    return static_cast<T*>(block);
+    return static_cast<T*>(map_populated(bytes));
   }
 
   void deallocate(T* block, size_t count) noexcept {
@@ -42,7 +42,7 @@ class PopulatedAllocator {
     if (bytes < kMappedBytes) {
       std::allocator<T>().deallocate(block, count);
     } else {
-      munmap(block, bytes);
+      unmap_populated(block, bytes);
     }
   }
 

@@ -2,57 +2,29 @@
 #include "sparse/slab_arena.h"
 
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <bit>
-#include <cerrno>
 #include <cstring>
 #include <new>
 
 #include "engine/core/error.h"
-
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23  // Linux 5.14; older kernels answer EINVAL
-#endif
+#include "sparse/page_mapping.h"
 
 namespace gol::sparse {
 namespace {
 
 constexpr size_t kMaxBlocksPerChunk = 32;  // Chunk's bit masks
 
-size_t page_bytes() {
-  const long page = sysconf(_SC_PAGESIZE);
-  return page > 0 ? static_cast<size_t>(page) : 4096;
-}
-
 size_t round_up(size_t bytes, size_t unit) { return (bytes + unit - 1) / unit * unit; }
-
-// `bytes` of fresh anonymous memory starting on a kChunkBytes boundary, so
-// that the kernel can back each 2 MiB of it with a huge page where `huge`.
-char* map_aligned_chunk(size_t bytes, bool huge) {
-  const size_t span = bytes + SlabArena::kChunkBytes;
-  void* raw = mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (raw == MAP_FAILED) throw std::bad_alloc();
-  char* const start =
-      reinterpret_cast<char*>(round_up(reinterpret_cast<uintptr_t>(raw), SlabArena::kChunkBytes));
-  const size_t head = static_cast<size_t>(start - static_cast<char*>(raw));
-  if (head != 0) munmap(raw, head);
-  if (span - head - bytes != 0) munmap(start + bytes, span - head - bytes);
-  // Without transparent huge pages (or with them off) this fails, and the
-  // chunk is ordinary pages: slower, as correct.
-  if (huge) madvise(start, bytes, MADV_HUGEPAGE);
-  return start;
-}
 
 }  // namespace
 
-SlabArena::SlabArena(size_t block_bytes, size_t kept_blocks, size_t small_page_chunks)
+SlabArena::SlabArena(size_t block_bytes, size_t kept_blocks)
     : stride_(round_up(block_bytes, page_bytes())),
       chunk_bytes_(std::max(kChunkBytes, round_up(stride_, kChunkBytes))),
       blocks_per_chunk_(std::min(kMaxBlocksPerChunk, chunk_bytes_ / stride_)),
-      kept_limit_(kept_blocks),
-      huge_from_(small_page_chunks) {
+      kept_limit_(kept_blocks) {
   GOL_CHECK(block_bytes > 0);
 }
 
@@ -112,28 +84,19 @@ SlabArena::Chunk& SlabArena::chunk_of(const char* block) {
 }
 
 void SlabArena::populate(char* block) {
-  if (madvise(block, stride_, MADV_POPULATE_WRITE) == 0) return;
-  if (errno != EINVAL) {
-    give_back(block);
-    throw std::bad_alloc();
-  }
-  // A kernel without MADV_POPULATE_WRITE: the first touch of each page a
-  // write, as the populating call would have made it.
-  for (size_t at = 0; at < stride_; at += page_bytes()) {
-    static_cast<volatile char*>(static_cast<void*>(block))[at] = 0;
-  }
+  if (populate_for_write(block, stride_)) return;
+  give_back(block);
+  throw std::bad_alloc();
 }
 
 void* SlabArena::take() {
   char* block = nullptr;
   bool kept = false;
-  bool huge = false;
   {
     const std::lock_guard<std::mutex> hold(lock_);
     block = take_kept();
     kept = block != nullptr;
     if (!kept) block = take_free();
-    huge = chunks_.size() >= huge_from_;
   }
   // Outside the lock from here: the block is marked held, so no other
   // thread takes it.
@@ -142,7 +105,7 @@ void* SlabArena::take() {
     return block;
   }
   if (block == nullptr) {
-    char* const base = map_aligned_chunk(chunk_bytes_, huge);
+    char* const base = map_aligned(chunk_bytes_, true);
     const std::lock_guard<std::mutex> hold(lock_);
     const Chunk chunk{base, 1, 0};
     chunks_.insert(chunk_after(base), chunk);

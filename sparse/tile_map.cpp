@@ -36,19 +36,11 @@ bool within_plane_range(TileCoord coord) {
 // another. Kept few, so that memory still follows the tiles held.
 constexpr size_t kKeptSlabs = 4;
 
-// A world's first chunks of slabs (see SlabArena) stay in small pages. The
-// chunk a world is filling is resident whole once in a huge page, which
-// cost the 8192^2 soup (11 chunks) 1.5 MB of its peak; the spacefiller (28
-// chunks), whose active fronts are scattered over tens of megabytes, ran
-// as fast with its first 16 in small pages as with all in huge pages, and
-// slower with none (bench/RESULTS.md).
-constexpr size_t kSmallPageChunks = 16;
-
 // One arena for every map in the process, never destroyed: a map held by
 // a static object may outlive any other static.
 template <class Slab>
 SlabArena& slab_arena() {
-  static SlabArena* const arena = new SlabArena(sizeof(Slab), kKeptSlabs, kSmallPageChunks);
+  static SlabArena* const arena = new SlabArena(sizeof(Slab), kKeptSlabs);
   return *arena;
 }
 
@@ -287,6 +279,10 @@ int32_t TileMap::adopt(TileMap& other) {
   }
   slabs_mapped_ += other.slabs_mapped_;
   empty_slabs_ += other.empty_slabs_;
+  // The other map's index is not read again (the coordinates are in the
+  // slabs): its table goes before this one grows, so that a merge of strips
+  // never holds both.
+  other.index_.clear();
   index_.reserve(held_.size() + other.held_.size());
   for (const int32_t theirs : other.held_) {
     const int32_t slot = theirs + offset;

@@ -3,25 +3,15 @@
 #include "sparse/populated_allocator.h"
 
 #include <gtest/gtest.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cstdint>
 #include <vector>
 
+#include "tests/sparse/page_probe.h"
+
 namespace gol::sparse {
 namespace {
-
-size_t resident_pages(const void* block, size_t bytes) {
-  const auto page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-  const auto start = reinterpret_cast<uintptr_t>(block) / page * page;
-  const size_t span = reinterpret_cast<uintptr_t>(block) + bytes - start;
-  std::vector<unsigned char> present((span + page - 1) / page);
-  if (mincore(reinterpret_cast<void*>(start), span, present.data()) != 0) return 0;
-  size_t count = 0;
-  for (unsigned char flags : present) count += flags & 1u;
-  return count;
-}
 
 TEST(PopulatedAllocator, LargeBlocksArriveWithEveryPagePresent) {
   PopulatedAllocator<uint64_t> allocator;
@@ -32,6 +22,20 @@ TEST(PopulatedAllocator, LargeBlocksArriveWithEveryPagePresent) {
       << "populated before the first touch";
   EXPECT_EQ(block[0], 0u);
   EXPECT_EQ(block[count - 1], 0u);
+  allocator.deallocate(block, count);
+}
+
+TEST(PopulatedAllocator, BlocksOfAHugePageOrMoreAreWholeHugePagesPresentAndZero) {
+  PopulatedAllocator<uint64_t> allocator;
+  const size_t bytes = kHugePageBytes + kHugePageBytes / 2;
+  const size_t count = bytes / sizeof(uint64_t);
+  uint64_t* block = allocator.allocate(count);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(block) % kHugePageBytes, 0u);
+  EXPECT_TRUE(advised_huge(block));
+  EXPECT_EQ(resident_pages(block, 2 * kHugePageBytes), 2 * kHugePageBytes / page_bytes())
+      << "the rest of the last huge page is populated too";
+  for (size_t i = 0; i < count; i += 4096) ASSERT_EQ(block[i], 0u);
+  block[count - 1] = 1;
   allocator.deallocate(block, count);
 }
 
