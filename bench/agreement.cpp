@@ -94,6 +94,12 @@ void WorldDigest::add(TileCoord coord, const Tile& tile) {
   if (const std::optional<BBox> part = tile_bbox(coord, tile)) extend_bbox(box_, *part);
 }
 
+void WorldDigest::merge(const WorldDigest& other) {
+  population_ += other.population_;
+  hasher_.merge(other.hasher_);
+  if (other.box_) extend_bbox(box_, *other.box_);
+}
+
 void ShapeHasher::add_bits(uint64_t key, uint64_t bits) {
   // Linear in `bits` for a given key: masks, rotations and XOR only.
   hash_ ^= (bits & key) ^ std::rotl(bits & ~key, static_cast<int>(key >> 58)) ^

@@ -20,6 +20,8 @@ namespace gol::bench {
 class CellHasher {
  public:
   void add(TileCoord coord, const Tile& tile);
+  // Adds what `other` hashed, as if its tiles had been added here.
+  void merge(const CellHasher& other) { sum_ += other.sum_; }
   uint64_t value() const { return sum_; }
 
  private:
@@ -36,6 +38,9 @@ uint64_t cell_hash(const CellSet& cells);
 class WorldDigest {
  public:
   void add(TileCoord coord, const Tile& tile);
+  // Takes in what `other` read, as if its tiles had been added here: the
+  // digests of a world's parts, read at once, make the world's.
+  void merge(const WorldDigest& other);
   uint64_t population() const { return population_; }
   uint64_t cell_hash() const { return hasher_.value(); }
   const std::optional<BBox>& bbox() const { return box_; }
@@ -58,6 +63,8 @@ class ShapeHasher {
  public:
   ShapeHasher(int64_t xmin, int64_t ymin) : xmin_(xmin), ymin_(ymin) {}
   void add(TileCoord coord, const Tile& tile);
+  // Adds what `other` (from the same corner) hashed.
+  void merge(const ShapeHasher& other) { hash_ ^= other.hash_; }
   uint64_t value() const { return hash_; }
 
  private:

@@ -74,6 +74,11 @@ class GridStepper {
   uint64_t plane_blocks() const { return plane_blocks_; }
   int threads() const { return workers_.threads(); }
   cpu::SimdLibrary library() const { return workers_.library(); }
+  // task(i) for each i < count, each on one of the workers (for readers of
+  // the world between steps).
+  void run_tasks(size_t count, const std::function<void(size_t)>& task) const {
+    workers_.run_tasks(count, task);
+  }
 
  private:
   // One generation of every tile in grid.active(), its pass on `crew`

@@ -36,6 +36,10 @@ class Simulation {
   CellSet cells() const { return backend_->cells(); }
   std::optional<BBox> bbox() const { return backend_->bbox(); }
   void visit_tiles(const Backend::TileVisitor& visit) const { backend_->visit_tiles(visit); }
+  size_t tile_parts() const { return backend_->tile_parts(); }
+  void visit_tiles_in_parts(const Backend::PartVisitor& visit) const {
+    backend_->visit_tiles_in_parts(visit);
+  }
   // Cells, rule, topology and generation, ready to write out.
   Pattern snapshot() const;
 

@@ -42,6 +42,16 @@ class SparseBackend final : public Backend {
   CellSet cells() const override { return grid_.cells(); }
   std::optional<BBox> bbox() const override { return grid_.bbox(); }
   void visit_tiles(const TileVisitor& visit) const override { grid_.visit_tiles(visit); }
+  // One part a thread, each a share of the held tiles, on the stepper's
+  // workers.
+  size_t tile_parts() const override { return static_cast<size_t>(stepper_.threads()); }
+  void visit_tiles_in_parts(const PartVisitor& visit) const override {
+    const size_t parts = tile_parts();
+    stepper_.run_tasks(parts, [&](size_t part) {
+      grid_.visit_tiles_share(part, parts,
+                              [&](TileCoord coord, const Tile& tile) { visit(part, coord, tile); });
+    });
+  }
   BackendStats stats() const override { return stats_; }
 
  private:

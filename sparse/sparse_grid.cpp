@@ -895,13 +895,20 @@ void SparseGrid::note_written(int32_t slot, int parity, const TileChange& change
 }
 
 template <typename Visit>
-void SparseGrid::for_each_nonempty(bool cpu_only, Visit visit) const {
+void SparseGrid::for_each_nonempty_in(size_t first, size_t end, bool cpu_only, Visit visit) const {
   const int parity = current_parity();
-  for (int32_t slot : map_.held()) {
+  const std::span<const int32_t> held = map_.held();
+  for (size_t at = first; at < end; ++at) {
+    const int32_t slot = held[at];
     if (!map_.summary(parity, slot).nonempty) continue;
     if (cpu_only && owners_[slot] != TileOwner::kCpu) continue;
     visit(map_.coord(slot), map_.tile(parity, slot));
   }
+}
+
+template <typename Visit>
+void SparseGrid::for_each_nonempty(bool cpu_only, Visit visit) const {
+  for_each_nonempty_in(0, map_.held().size(), cpu_only, visit);
 }
 
 uint64_t SparseGrid::population() const {
@@ -926,6 +933,13 @@ std::optional<BBox> SparseGrid::bbox() const {
 
 void SparseGrid::visit_tiles(const std::function<void(TileCoord, const Tile&)>& visit) const {
   for_each_nonempty(false, visit);
+}
+
+void SparseGrid::visit_tiles_share(size_t share, size_t shares,
+                                   const std::function<void(TileCoord, const Tile&)>& visit) const {
+  GOL_CHECK(share < shares);
+  const size_t held = map_.held().size();
+  for_each_nonempty_in(held * share / shares, held * (share + 1) / shares, false, visit);
 }
 
 CellSet SparseGrid::cells() const {

@@ -292,6 +292,11 @@ class SparseGrid {
   // Calls visit(coord, tile) for each tile of cells() holding a live cell,
   // in slot order, without the copy.
   void visit_tiles(const std::function<void(TileCoord, const Tile&)>& visit) const;
+  // visit_tiles() of share `share` of `shares` (each a contiguous run of the
+  // held tiles): the shares together visit each tile once, and distinct
+  // shares may be visited concurrently.
+  void visit_tiles_share(size_t share, size_t shares,
+                         const std::function<void(TileCoord, const Tile&)>& visit) const;
   // Only the tiles the CPU owns (ghosts are the GPU's).
   uint64_t cpu_population() const;
   CellSet cpu_cells() const;
@@ -368,6 +373,9 @@ class SparseGrid {
   }
   template <typename Visit>
   void for_each_nonempty(bool cpu_only, Visit visit) const;
+  // for_each_nonempty() over map_.held()[first, end).
+  template <typename Visit>
+  void for_each_nonempty_in(size_t first, size_t end, bool cpu_only, Visit visit) const;
   void load_torus(const CellSet& cells, const Topology& topology);
 
   TileMap map_;

@@ -155,7 +155,7 @@ void ParallelTileStepper::parallel_for(size_t count,
   fork_join_for(impl_->arena, count, kTilesPerChunk, tbb::auto_partitioner(), body);
 }
 
-void ParallelTileStepper::run_tasks(size_t count, const std::function<void(size_t)>& task) {
+void ParallelTileStepper::run_tasks(size_t count, const std::function<void(size_t)>& task) const {
   if (count == 0) return;
   fork_join_for(impl_->arena, count, 1, tbb::simple_partitioner(), [&](size_t begin, size_t end) {
     for (size_t i = begin; i < end; ++i) task(i);

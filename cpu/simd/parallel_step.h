@@ -99,7 +99,7 @@ class ParallelTileStepper {
   // Runs task(i) for each i < count, each its own task on the workers: for
   // a few long pieces of work (a torus's strips), which parallel_for()
   // would hand to one thread as one chunk.
-  void run_tasks(size_t count, const std::function<void(size_t)>& task);
+  void run_tasks(size_t count, const std::function<void(size_t)>& task) const;
   // Runs session(crew) with the other threads() - 1 workers spinning in
   // `crew` meanwhile, ready for its passes. With one thread, or more
   // threads than the hardware runs at once (where spinning would take the

@@ -68,6 +68,16 @@ class Backend {
       if (!tile.empty()) visit(coord, tile);
     }
   }
+  // visit_tiles() split into parts that may be visited at once: calls
+  // visit(part, coord, tile) for the same tiles, part < tile_parts(), the
+  // calls for one part one at a time and those for distinct parts perhaps
+  // concurrently, so a reader keeping what it learns by part needs no
+  // lock. By default one part, visited as visit_tiles() visits.
+  using PartVisitor = std::function<void(size_t, TileCoord, const Tile&)>;
+  virtual size_t tile_parts() const { return 1; }
+  virtual void visit_tiles_in_parts(const PartVisitor& visit) const {
+    visit_tiles([&](TileCoord coord, const Tile& tile) { visit(0, coord, tile); });
+  }
   virtual BackendStats stats() const = 0;
 };
 

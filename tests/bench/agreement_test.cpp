@@ -61,19 +61,27 @@ TEST(CellHash, TakesTilesInAnyOrderButSeesWhereEachIs) {
   EXPECT_NE(cell_hash(glider_at(10, 10)), cell_hash(CellSet{}));
 }
 
+// `count` cells drawn from `seed` over `width` x `height` cells from
+// (x0, y0), some drawn twice.
+CellSet scattered_cells(uint64_t seed, int count, int64_t x0, int64_t y0, int64_t width,
+                        int64_t height) {
+  CellSet cells;
+  uint64_t state = seed;
+  for (int i = 0; i < count; ++i) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    cells.set(x0 + static_cast<int64_t>(state >> 40) % width,
+              y0 + static_cast<int64_t>(state >> 20 & 0xFFF) % height);
+  }
+  return cells;
+}
+
 // The check's one pass: the population, cell hash and bounding box it
 // reads from tiles fed in any order are those of the cells.
 TEST(WorldDigest, ReadsPopulationHashAndBoxInOnePass) {
   WorldDigest nothing;
   EXPECT_EQ(nothing.population(), 0u);
   EXPECT_FALSE(nothing.bbox());
-  CellSet cells;
-  uint64_t state = 11;
-  for (int i = 0; i < 4000; ++i) {
-    state = state * 6364136223846793005ull + 1442695040888963407ull;
-    cells.set(static_cast<int64_t>(state >> 40) % 700 - 350,
-              static_cast<int64_t>(state >> 20 & 0xFFF) % 500 - 90);
-  }
+  CellSet cells = scattered_cells(11, 4000, -350, -90, 700, 500);
   // Lone cells beyond the field, each the box's edge on one side.
   cells.set(-1000, 7);
   cells.set(5, 2000);
@@ -88,6 +96,38 @@ TEST(WorldDigest, ReadsPopulationHashAndBoxInOnePass) {
     ASSERT_TRUE(digest.bbox());
     EXPECT_EQ(*digest.bbox(), *cells.bbox());
   }
+}
+
+// The check read in parts on several threads: each part's digest and
+// shape hash, merged in any grouping, are the whole's.
+TEST(WorldDigest, DigestsOfPartsMergeIntoTheWholesAsDoShapeHashes) {
+  const CellSet cells = scattered_cells(5, 3000, -200, -150, 900, 300);
+  const BBox box = *cells.bbox();
+  for (const size_t parts : {1u, 2u, 5u}) {
+    SCOPED_TRACE(parts);
+    std::vector<WorldDigest> digests(parts);
+    std::vector<ShapeHasher> shapes(parts, ShapeHasher(box.xmin, box.ymin));
+    size_t next = 0;
+    for (const auto& [coord, tile] : cells.tiles()) {
+      digests[next].add(coord, tile);
+      shapes[next].add(coord, tile);
+      next = (next + 3) % parts;
+    }
+    WorldDigest whole;
+    ShapeHasher shape(box.xmin, box.ymin);
+    for (size_t part = 0; part < parts; ++part) {
+      whole.merge(digests[part]);
+      shape.merge(shapes[part]);
+    }
+    EXPECT_EQ(whole.population(), cells.population());
+    EXPECT_EQ(whole.cell_hash(), cell_hash(cells));
+    ASSERT_TRUE(whole.bbox());
+    EXPECT_EQ(*whole.bbox(), box);
+    EXPECT_EQ(shape.value(), shape_hash(cells));
+  }
+  WorldDigest empty;
+  empty.merge(WorldDigest{});
+  EXPECT_FALSE(empty.bbox());
 }
 
 TEST(ShapeHash, IgnoresPositionButNotShape) {

@@ -4,6 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <string>
+#include <vector>
+
 #include "engine/core/error.h"
 
 namespace gol {
@@ -112,6 +116,50 @@ TEST(Simulation, VisitTilesSeesEachLiveTileOfCellsOnce) {
       });
       EXPECT_EQ(visited, world.cells());
       EXPECT_GT(world.population(), 0u);
+    }
+  }
+}
+
+TEST(Simulation, VisitingInPartsSeesEachLiveTileOnceAndKeepsEachPartToOneThreadAtATime) {
+  for (const std::string backend : {"simd", "bit"}) {
+    for (const int threads : {1, 2, 3}) {
+      for (const bool torus : {false, true}) {
+        SCOPED_TRACE(backend + " on " + std::to_string(threads) + " threads" +
+                     (torus ? " on a torus" : " on the plane"));
+        SimulationOptions options = with_backend(backend);
+        options.backend_options.threads = threads;
+        if (torus) options.topology = Topology::torus(512, 384);
+        Simulation world(scattered_soups(), options);
+        world.advance(40);
+        const size_t parts = world.tile_parts();
+        ASSERT_GE(parts, 1u);
+        if (backend == "simd") EXPECT_EQ(parts, static_cast<size_t>(threads));
+        // Each part's tiles kept apart, written without a lock: the parts
+        // must not run a part's calls at once.
+        std::vector<CellSet> by_part(parts);
+        std::vector<std::atomic<int>> inside(parts);
+        world.visit_tiles_in_parts([&](size_t part, TileCoord coord, const Tile& tile) {
+          ASSERT_LT(part, parts);
+          EXPECT_EQ(inside[part].fetch_add(1), 0) << "two calls of one part at once";
+          EXPECT_FALSE(tile.empty());
+          by_part[part].put_tile(coord, tile);
+          inside[part].fetch_sub(1);
+        });
+        CellSet visited;
+        size_t tiles = 0;
+        for (const CellSet& part : by_part) {
+          for (const auto& [coord, tile] : part.tiles()) {
+            EXPECT_EQ(visited.find_tile(coord), nullptr) << "tile visited in two parts";
+            visited.put_tile(coord, tile);
+            ++tiles;
+          }
+        }
+        EXPECT_EQ(visited, world.cells());
+        EXPECT_GT(tiles, 8u);
+        if (backend == "simd" && threads > 1) {
+          EXPECT_GT(by_part.back().tiles().size(), 0u) << "the last part was given no tiles";
+        }
+      }
     }
   }
 }
