@@ -31,10 +31,6 @@ constexpr BandMask spread_bands(uint64_t changed_rows) {
 constexpr BandMask kTopBand = 1;
 constexpr BandMask kBottomBand = BandMask{1} << (kTileBands - 1);
 
-// Below this many candidates per slot, planning visits the stepped tiles'
-// neighbourhoods; above it, one scan over all wake flags is cheaper.
-constexpr size_t kGatherSlotsPerCandidate = 8;
-
 struct ColumnMasks {
   uint64_t changed;              // OR over rows of (new ^ old)
   uint64_t live;                 // OR over rows of new
