@@ -20,11 +20,12 @@ size_t round_up(size_t bytes, size_t unit) { return (bytes + unit - 1) / unit * 
 
 }  // namespace
 
-SlabArena::SlabArena(size_t block_bytes, size_t kept_blocks)
+SlabArena::SlabArena(size_t block_bytes, size_t kept_blocks, size_t small_page_chunks)
     : stride_(round_up(block_bytes, page_bytes())),
       chunk_bytes_(std::max(kChunkBytes, round_up(stride_, kChunkBytes))),
       blocks_per_chunk_(std::min(kMaxBlocksPerChunk, chunk_bytes_ / stride_)),
-      kept_limit_(kept_blocks) {
+      kept_limit_(kept_blocks),
+      huge_from_(small_page_chunks) {
   GOL_CHECK(block_bytes > 0);
 }
 
@@ -92,11 +93,13 @@ void SlabArena::populate(char* block) {
 void* SlabArena::take() {
   char* block = nullptr;
   bool kept = false;
+  bool huge = false;
   {
     const std::lock_guard<std::mutex> hold(lock_);
     block = take_kept();
     kept = block != nullptr;
     if (!kept) block = take_free();
+    huge = chunks_.size() >= huge_from_;
   }
   // Outside the lock from here: the block is marked held, so no other
   // thread takes it.
@@ -105,7 +108,7 @@ void* SlabArena::take() {
     return block;
   }
   if (block == nullptr) {
-    char* const base = map_aligned(chunk_bytes_, true);
+    char* const base = map_aligned(chunk_bytes_, huge);
     const std::lock_guard<std::mutex> hold(lock_);
     const Chunk chunk{base, 1, 0};
     chunks_.insert(chunk_after(base), chunk);

@@ -6,9 +6,7 @@
 // holds; on the Zen 5 dev host that cost about a tenth of the
 // spacefiller's time (bench/RESULTS.md). In huge pages the same tiles span
 // a few dozen, and a growing world's first touches are 512 times fewer
-// (page_mapping.h). Every chunk is one: the chunk a world is filling is
-// resident whole from its first block on, which costs a world up to 2 MiB
-// of its peak, less than the 8192^2 soup's merged strips gave back.
+// (page_mapping.h).
 //
 // Memory still follows the blocks in use: a chunk is unmapped once none of
 // its blocks is held, and a block given back inside a chunk still in use
@@ -32,8 +30,10 @@ class SlabArena {
   static constexpr size_t kChunkBytes = kHugePageBytes;
 
   // Blocks of `block_bytes` (rounded up to whole pages); up to
-  // `kept_blocks` given back stay resident for the next take().
-  SlabArena(size_t block_bytes, size_t kept_blocks);
+  // `kept_blocks` given back stay resident for the next take(). While
+  // fewer than `small_page_chunks` chunks are mapped, a new one is left in
+  // small pages (see huge_from_).
+  SlabArena(size_t block_bytes, size_t kept_blocks, size_t small_page_chunks = 0);
   ~SlabArena();  // unmaps every chunk, whatever is still held
   SlabArena(const SlabArena&) = delete;
   SlabArena& operator=(const SlabArena&) = delete;
@@ -81,6 +81,9 @@ class SlabArena {
   size_t chunk_bytes_;
   size_t blocks_per_chunk_;
   size_t kept_limit_;
+  // A chunk in a huge page is resident whole from its first block on, so
+  // the chunk a world is filling holds up to 2 MiB it does not use.
+  size_t huge_from_;
   mutable std::mutex lock_;
   std::vector<Chunk> chunks_;  // by base address
   size_t kept_count_ = 0;

@@ -36,11 +36,20 @@ bool within_plane_range(TileCoord coord) {
 // another. Kept few, so that memory still follows the tiles held.
 constexpr size_t kKeptSlabs = 4;
 
+// The process's first chunk of slabs (see SlabArena) stays in small pages,
+// the rest are huge. The chunk a world is filling is resident whole in a
+// huge page, which would give a small world 2 MiB where it uses a few
+// slabs (the switch engine's peak: 7.3 MiB with every chunk small, 8.7
+// MiB with every chunk huge); a large one gains from the huge pages well
+// beyond the first chunk (the spacefiller: 11612 faults a run with its
+// first 16 chunks small, 3518 with none, bench/RESULTS.md).
+constexpr size_t kSmallPageChunks = 1;
+
 // One arena for every map in the process, never destroyed: a map held by
 // a static object may outlive any other static.
 template <class Slab>
 SlabArena& slab_arena() {
-  static SlabArena* const arena = new SlabArena(sizeof(Slab), kKeptSlabs);
+  static SlabArena* const arena = new SlabArena(sizeof(Slab), kKeptSlabs, kSmallPageChunks);
   return *arena;
 }
 

@@ -60,14 +60,20 @@ TEST(SlabArena, ChunksAreAlignedForHugePagesAndUnmappedWhenEmpty) {
   EXPECT_EQ(arena.chunks(), 0u);
 }
 
-TEST(SlabArena, EveryChunkIsAdvisedForHugePages) {
-  SlabArena arena(kBlockBytes, 0);
-  std::vector<void*> blocks;
-  for (size_t i = 0; i < 2 * arena.blocks_per_chunk(); ++i) blocks.push_back(arena.take());
-  ASSERT_EQ(arena.chunks(), 2u);
-  EXPECT_TRUE(advised_huge(blocks.front()));
-  EXPECT_TRUE(advised_huge(blocks.back()));
-  arena.give_back_all(blocks);
+TEST(SlabArena, OnlyChunksBeyondTheFirstFewAreAdvisedForHugePages) {
+  for (const size_t small : {0u, 2u}) {
+    SCOPED_TRACE(small);
+    SlabArena arena(kBlockBytes, 0, small);
+    std::vector<void*> blocks;
+    for (size_t i = 0; i < 3 * arena.blocks_per_chunk(); ++i) blocks.push_back(arena.take());
+    ASSERT_EQ(arena.chunks(), 3u);
+    const size_t per_chunk = arena.blocks_per_chunk();
+    EXPECT_EQ(advised_huge(blocks[0]), small == 0);
+    EXPECT_EQ(advised_huge(blocks[per_chunk]), small == 0);
+    EXPECT_TRUE(advised_huge(blocks[2 * per_chunk]));
+    EXPECT_TRUE(advised_huge(blocks.back()));
+    arena.give_back_all(blocks);
+  }
 }
 
 TEST(SlabArena, ABlockGivenBackInAHeldChunkReturnsItsPagesAndComesBackZeroed) {
