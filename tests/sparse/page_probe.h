@@ -15,13 +15,14 @@
 
 namespace gol::sparse {
 
-// Pages of [block, block + bytes) present in memory; 0 where mincore fails.
+// Pages of [block, block + bytes) present in memory; SIZE_MAX where mincore
+// fails, so that a test expecting none present cannot pass on a failure.
 inline size_t resident_pages(const void* block, size_t bytes) {
   const auto page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
   const auto start = reinterpret_cast<uintptr_t>(block) / page * page;
   const size_t span = reinterpret_cast<uintptr_t>(block) + bytes - start;
   std::vector<unsigned char> present((span + page - 1) / page);
-  if (mincore(reinterpret_cast<void*>(start), span, present.data()) != 0) return 0;
+  if (mincore(reinterpret_cast<void*>(start), span, present.data()) != 0) return SIZE_MAX;
   size_t count = 0;
   for (unsigned char flags : present) count += flags & 1u;
   return count;
