@@ -23,9 +23,8 @@ char* map_aligned(size_t bytes, bool huge) {
   const size_t span = bytes + kHugePageBytes;
   void* raw = mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (raw == MAP_FAILED) throw std::bad_alloc();
-  const auto raw_address = reinterpret_cast<uintptr_t>(raw);
   char* const start =
-      reinterpret_cast<char*>((raw_address + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes);
+      reinterpret_cast<char*>(round_up(reinterpret_cast<uintptr_t>(raw), kHugePageBytes));
   const size_t head = static_cast<size_t>(start - static_cast<char*>(raw));
   if (head != 0) munmap(raw, head);
   if (span - head - bytes != 0) munmap(start + bytes, span - head - bytes);
@@ -48,8 +47,7 @@ namespace {
 
 // What map_populated() maps for `bytes`: whole huge pages from one up.
 size_t mapped_bytes(size_t bytes) {
-  const size_t unit = bytes >= kHugePageBytes ? kHugePageBytes : page_bytes();
-  return (bytes + unit - 1) / unit * unit;
+  return round_up(bytes, bytes >= kHugePageBytes ? kHugePageBytes : page_bytes());
 }
 
 }  // namespace

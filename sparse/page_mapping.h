@@ -16,6 +16,9 @@ inline constexpr size_t kHugePageBytes = size_t{2} << 20;
 // The system's page size.
 size_t page_bytes();
 
+// `bytes` rounded up to a whole number of `unit`s.
+constexpr size_t round_up(size_t bytes, size_t unit) { return (bytes + unit - 1) / unit * unit; }
+
 // `bytes` (a multiple of kHugePageBytes) of fresh zeroed memory starting on
 // a kHugePageBytes boundary, advised into huge pages where `huge` (where the
 // kernel has them off, ordinary pages: slower, as correct). Throws

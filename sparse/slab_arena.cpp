@@ -16,8 +16,6 @@ namespace {
 
 constexpr size_t kMaxBlocksPerChunk = 32;  // Chunk's bit masks
 
-size_t round_up(size_t bytes, size_t unit) { return (bytes + unit - 1) / unit * unit; }
-
 }  // namespace
 
 SlabArena::SlabArena(size_t block_bytes, size_t kept_blocks, size_t small_page_chunks)
