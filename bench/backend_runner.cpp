@@ -244,31 +244,48 @@ SingleRun parse_single_run(const std::string& output) {
   return run;
 }
 
-RunResult run_backend(const Workload& workload, const Pattern& pattern, const std::string& backend,
-                      const RunSettings& settings) {
-  std::optional<uint64_t> peak_rss;
-  double process_seconds = 0;
-  auto one_run = [&] {
-    return settings.isolate
-               ? run_isolated(workload, backend, settings, peak_rss, process_seconds)
-               : run_once(workload, pattern, backend, settings.threads, settings.want_shape_hash);
-  };
-  for (int i = 0; i < settings.warmup; ++i) one_run();
-  std::vector<SingleRun> runs;
-  std::vector<double> process_times;
-  for (int i = 0; i < settings.repeats; ++i) {
-    runs.push_back(one_run());
-    process_times.push_back(process_seconds);
-    check_repeat_agrees(runs.front(), runs.back(), workload, backend);
-  }
-  RunResult result = summarize(workload, pattern, backend, runs);
-  if (settings.isolate) {
-    for (const SingleRun& run : runs)
+BackendTimer::BackendTimer(const Workload& workload, const Pattern& pattern, std::string backend,
+                           RunSettings settings)
+    : workload_(workload),
+      pattern_(pattern),
+      backend_(std::move(backend)),
+      settings_(std::move(settings)) {}
+
+SingleRun BackendTimer::run_one() {
+  return settings_.isolate
+             ? run_isolated(workload_, backend_, settings_, peak_rss_, process_seconds_)
+             : run_once(workload_, pattern_, backend_, settings_.threads,
+                        settings_.want_shape_hash);
+}
+
+void BackendTimer::warm_up() {
+  for (int i = 0; i < settings_.warmup; ++i) run_one();
+}
+
+void BackendTimer::time_one() {
+  runs_.push_back(run_one());
+  process_times_.push_back(process_seconds_);
+  check_repeat_agrees(runs_.front(), runs_.back(), workload_, backend_);
+}
+
+RunResult BackendTimer::result() const {
+  GOL_CHECK(!runs_.empty());
+  RunResult result = summarize(workload_, pattern_, backend_, runs_);
+  if (settings_.isolate) {
+    for (const SingleRun& run : runs_)
       fold_peak(result.load_peak_rss_bytes, run.load_peak_rss_bytes);
-    result.peak_rss_bytes = peak_rss;
-    result.process_seconds = median(process_times);
+    result.peak_rss_bytes = peak_rss_;
+    result.process_seconds = median(process_times_);
   }
   return result;
+}
+
+RunResult run_backend(const Workload& workload, const Pattern& pattern, const std::string& backend,
+                      const RunSettings& settings) {
+  BackendTimer timer(workload, pattern, backend, settings);
+  timer.warm_up();
+  for (int i = 0; i < settings.repeats; ++i) timer.time_one();
+  return timer.result();
 }
 
 }  // namespace gol::bench

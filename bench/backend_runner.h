@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "bench/bench_result.h"
 #include "bench/workloads.h"
@@ -61,6 +62,34 @@ SingleRun parse_single_run(const std::string& output);
 // Cells counted for effective CUpS before any generation: the torus area, or
 // the pattern's bounding-box area on the plane.
 double initial_area(const Pattern& pattern);
+
+// One backend's runs on one workload, a timed run at a time (settings.repeats
+// is not read), so that the bench can take turns between engines. Holds
+// references to `workload` and `pattern`.
+class BackendTimer {
+ public:
+  BackendTimer(const Workload& workload, const Pattern& pattern, std::string backend,
+               RunSettings settings);
+  // settings.warmup untimed runs.
+  void warm_up();
+  // One timed run; throws RuntimeError if it ends in a state other than
+  // the first run's (InputError where the backend refuses the world).
+  void time_one();
+  // The median over the timed runs so far (at least one).
+  RunResult result() const;
+
+ private:
+  SingleRun run_one();
+
+  const Workload& workload_;
+  const Pattern& pattern_;
+  std::string backend_;
+  RunSettings settings_;
+  std::vector<SingleRun> runs_;
+  std::vector<double> process_times_;
+  std::optional<uint64_t> peak_rss_;
+  double process_seconds_ = 0;
+};
 
 // Warm-up runs, then `repeats` timed runs; throws RuntimeError if repeated
 // runs of the backend end in different states.

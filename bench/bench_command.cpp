@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <memory>
 #include <sstream>
 
 #include "bench/backend_runner.h"
@@ -17,6 +18,7 @@
 #include "bench/plot.h"
 #include "bench/report.h"
 #include "bench/tile_pool_bench.h"
+#include "bench/turns.h"
 #include "bench/ulifelib_runner.h"
 #include "bench/workloads.h"
 #include "engine/backend_registry.h"
@@ -113,28 +115,25 @@ std::vector<std::string> golly_algorithms(const Workload& workload) {
   return {};
 }
 
-// lifealgo's ulifelib on `workload` from `rle`; its area (unknown to it)
-// is taken from our first result, for effective CUpS.
-void run_ulifelib_on(const Workload& workload, const Pattern& pattern, const std::string& rle,
-                     const std::string& lifealgo, const BenchOptions& options,
-                     BenchReport& report) {
-  if (const std::string why = ulifelib_skip_reason(workload); !why.empty()) {
-    report.skipped.push_back({workload.name, "ulifelib", why});
-    return;
-  }
-  std::cerr << "gol bench: " << workload.name << " on lifealgo ulifelib\n";
+// Which engine a contender is, for what its failure means.
+enum class ContenderKind { kOurs, kBaseline };
+
+// One engine's failure: a backend refusing the world (InputError) or a
+// baseline failing is a skip with its reason; our backend failing is a
+// failure, and the run still ends with exit code 4.
+void record_error(const std::exception_ptr& error, ContenderKind kind, const std::string& workload,
+                  const std::string& name, BenchReport& report) {
   try {
-    RunResult result = run_ulifelib(workload, pattern, rle, lifealgo, options.repeats);
-    for (const RunResult& ours : report.results) {
-      if (ours.workload == workload.name && ours.engine == Engine::kGol) {
-        result.area = std::max(result.area, ours.area);
-        break;
-      }
-    }
-    report.results.push_back(std::move(result));
+    std::rethrow_exception(error);
+  } catch (const InputError& e) {
+    report.skipped.push_back({workload, name, e.what()});
   } catch (const RuntimeError& e) {
-    // A baseline failing is not a disagreement of ours: note it and go on.
-    report.skipped.push_back({workload.name, "ulifelib", e.what()});
+    if (kind == ContenderKind::kBaseline) {
+      report.skipped.push_back({workload, name, e.what()});
+      return;
+    }
+    std::cerr << "gol bench: " << name << " on " << workload << " failed\n";
+    report.failures.push_back({workload, name, e.what()});
   }
 }
 
@@ -146,7 +145,6 @@ void run_workload(const Workload& workload, const std::vector<ChosenBackend>& ba
   const std::vector<std::string> algorithms =
       bgolly ? golly_algorithms(workload) : std::vector<std::string>{};
   RunSettings settings;
-  settings.repeats = options.repeats;
   settings.warmup = options.warmup;
   settings.threads = options.threads;
   settings.quick = options.quick;
@@ -162,35 +160,70 @@ void run_workload(const Workload& workload, const std::vector<ChosenBackend>& ba
     if (options.isolate) settings.pattern_file = rle;
   }
 
+  // Every engine that runs the workload, in the table's order, each set up
+  // (our backends warmed up) before the turns begin.
+  std::vector<Contender> contenders;
+  std::vector<ContenderKind> kinds;
+  const auto enter = [&](ContenderKind kind, const std::string& name, const auto& make_timer) {
+    try {
+      auto timer = make_timer();
+      contenders.push_back(
+          {name, [timer] { timer->time_one(); }, [timer] { return timer->result(); }});
+      kinds.push_back(kind);
+    } catch (const Error&) {
+      record_error(std::current_exception(), kind, workload.name, name, report);
+    }
+  };
   for (const ChosenBackend& backend : backends) {
     if (const std::string why = skip_reason(workload, backend); !why.empty()) {
       report.skipped.push_back({workload.name, backend.name, why});
       continue;
     }
-    std::cerr << "gol bench: " << workload.name << " on " << backend.name << "\n";
-    try {
-      report.results.push_back(run_backend(workload, pattern, backend.name, settings));
-    } catch (const InputError& e) {
-      // The backend refuses this kind of world (a torus-only baseline on
-      // the plane): not a failure, a skip with its reason.
-      report.skipped.push_back({workload.name, backend.name, e.what()});
-    } catch (const RuntimeError& e) {
-      // Keep the other results; the run still ends with exit code 4.
-      std::cerr << "gol bench: " << backend.name << " on " << workload.name << " failed\n";
-      report.failures.push_back({workload.name, backend.name, e.what()});
-    }
+    enter(ContenderKind::kOurs, backend.name, [&] {
+      auto timer = std::make_shared<BackendTimer>(workload, pattern, backend.name, settings);
+      timer->warm_up();
+      return timer;
+    });
   }
   for (const std::string& algorithm : algorithms) {
-    std::cerr << "gol bench: " << workload.name << " on bgolly -a " << algorithm << "\n";
-    GollySettings golly{*bgolly, algorithm, options.repeats, settings.want_shape_hash};
-    try {
-      report.results.push_back(run_golly(workload, pattern, golly));
-    } catch (const RuntimeError& e) {
-      // Golly failing is not a disagreement of ours: note it and go on.
-      report.skipped.push_back({workload.name, golly_backend_name(algorithm), e.what()});
+    enter(ContenderKind::kBaseline, golly_backend_name(algorithm), [&] {
+      return std::make_shared<GollyTimer>(
+          workload, pattern,
+          GollySettings{*bgolly, algorithm, options.repeats, settings.want_shape_hash});
+    });
+  }
+  if (lifealgo) {
+    if (const std::string why = ulifelib_skip_reason(workload); !why.empty()) {
+      report.skipped.push_back({workload.name, "ulifelib", why});
+    } else {
+      enter(ContenderKind::kBaseline, "ulifelib",
+            [&] { return std::make_shared<UlifelibTimer>(workload, pattern, rle, *lifealgo); });
     }
   }
-  if (lifealgo) run_ulifelib_on(workload, pattern, rle, *lifealgo, options, report);
+
+  const std::vector<TurnOutcome> outcomes =
+      run_in_turns(contenders, options.repeats, [&](const std::string& name, int run) {
+        std::cerr << "gol bench: " << workload.name << " on " << name << ", run " << run << " of "
+                  << options.repeats << "\n";
+      });
+  const size_t first_result = report.results.size();
+  for (size_t i = 0; i < outcomes.size(); ++i) {
+    if (outcomes[i].error) {
+      record_error(outcomes[i].error, kinds[i], workload.name, contenders[i].name, report);
+      continue;
+    }
+    RunResult result = *outcomes[i].result;
+    // ulifelib does not know the area: ours is taken, for effective CUpS.
+    if (result.engine == Engine::kLifelib) {
+      for (size_t j = first_result; j < report.results.size(); ++j) {
+        if (report.results[j].engine == Engine::kGol) {
+          result.area = std::max(result.area, report.results[j].area);
+          break;
+        }
+      }
+    }
+    report.results.push_back(std::move(result));
+  }
 }
 
 void print_workload_list(std::ostream& out, bool quick) {

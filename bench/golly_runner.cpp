@@ -37,42 +37,52 @@ std::optional<std::string> find_bgolly() { return find_on_path("bgolly"); }
 
 std::string golly_backend_name(const std::string& algorithm) { return "bgolly-" + algorithm; }
 
-RunResult run_golly(const Workload& workload, const Pattern& pattern,
-                    const GollySettings& settings) {
-  const TempDir dir;
-  const std::string input = dir.file("in.rle");
-  const std::string output = dir.file("out.rle");
-  patterns::write_pattern_file(input, pattern);
+GollyTimer::GollyTimer(const Workload& workload, const Pattern& pattern, GollySettings settings)
+    : workload_(workload),
+      pattern_(pattern),
+      settings_(std::move(settings)),
+      input_(dir_.file("in.rle")) {
+  patterns::write_pattern_file(input_, pattern);
+  result_.workload = workload.name;
+  result_.backend = golly_backend_name(settings_.algorithm);
+  result_.engine = Engine::kGolly;
+  result_.topology = workload.torus ? workload.torus->to_string() : "plane";
+  result_.generations = workload.generations;
+  result_.load_seconds = run_bgolly(settings_, 0, input_, "").wall_seconds;
+}
 
-  RunResult result;
-  result.workload = workload.name;
-  result.backend = golly_backend_name(settings.algorithm);
-  result.engine = Engine::kGolly;
-  result.topology = workload.torus ? workload.torus->to_string() : "plane";
-  result.generations = workload.generations;
-  result.load_seconds = run_bgolly(settings, 0, input, "").wall_seconds;
-  std::optional<uint64_t> peak_rss;
-  for (int i = 0; i < settings.repeats; ++i) {
-    const ChildResult child = run_bgolly(settings, workload.generations, input, "");
-    result.seconds.push_back(child.wall_seconds);
-    fold_peak(peak_rss, child.peak_rss_bytes);
-  }
+void GollyTimer::time_one() {
+  const ChildResult child = run_bgolly(settings_, workload_.generations, input_, "");
+  result_.seconds.push_back(child.wall_seconds);
+  fold_peak(result_.peak_rss_bytes, child.peak_rss_bytes);
+}
+
+RunResult GollyTimer::result() const {
+  GOL_CHECK(!result_.seconds.empty());
+  RunResult result = result_;
   result.median_seconds = median(result.seconds);
   result.process_seconds = result.median_seconds;
-  result.peak_rss_bytes = peak_rss;
   // One more, untimed run writes the result for the check.
-  run_bgolly(settings, workload.generations, input, output);
+  const std::string output = dir_.file("out.rle");
+  run_bgolly(settings_, workload_.generations, input_, output);
 
   const Pattern final_pattern = patterns::read_pattern_file(output);
   result.population = final_pattern.cells.population();
-  if (settings.want_shape_hash) result.shape_hash = shape_hash(final_pattern.cells);
+  if (settings_.want_shape_hash) result.shape_hash = shape_hash(final_pattern.cells);
   double final_area = 0;
   if (const std::optional<BBox> box = final_pattern.cells.bbox()) {
     final_area = static_cast<double>(box->width()) * static_cast<double>(box->height());
   }
   result.area =
-      workload.torus ? initial_area(pattern) : std::max(initial_area(pattern), final_area);
+      workload_.torus ? initial_area(pattern_) : std::max(initial_area(pattern_), final_area);
   return result;
+}
+
+RunResult run_golly(const Workload& workload, const Pattern& pattern,
+                    const GollySettings& settings) {
+  GollyTimer timer(workload, pattern, settings);
+  for (int i = 0; i < settings.repeats; ++i) timer.time_one();
+  return timer.result();
 }
 
 }  // namespace gol::bench

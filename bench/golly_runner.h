@@ -6,6 +6,7 @@
 #include <string>
 
 #include "bench/bench_result.h"
+#include "bench/child_process.h"
 #include "bench/workloads.h"
 #include "engine/core/pattern.h"
 
@@ -30,6 +31,26 @@ struct GollySettings {
 // RuntimeError if bgolly fails.
 RunResult run_golly(const Workload& workload, const Pattern& pattern,
                     const GollySettings& settings);
+
+// run_golly a timed run at a time (settings.repeats is not read), so that
+// the bench can take turns between engines. Holds references to `workload`
+// and `pattern`; the constructor writes the RLE and times the -m 0 run.
+class GollyTimer {
+ public:
+  GollyTimer(const Workload& workload, const Pattern& pattern, GollySettings settings);
+  void time_one();
+  // The median over the timed runs so far (at least one), after the
+  // untimed run that writes the result for the check.
+  RunResult result() const;
+
+ private:
+  const Workload& workload_;
+  const Pattern& pattern_;
+  GollySettings settings_;
+  TempDir dir_;
+  std::string input_;
+  RunResult result_;
+};
 
 // "bgolly-QuickLife", the backend column's name for a Golly algorithm.
 std::string golly_backend_name(const std::string& algorithm);

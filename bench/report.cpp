@@ -360,6 +360,7 @@ void write_table(std::ostream& out, const BenchReport& report) {
       << "command: " << report.command_line << "\n"
       << "median of " << report.repeats << " timed run" << (report.repeats == 1 ? "" : "s")
       << (report.warmup ? " after " + std::to_string(report.warmup) + " warm-up" : std::string())
+      << (report.repeats > 1 ? ", the engines taking turns" : "")
       << "; our timings are Simulation::advance only (loading excluded)"
       << (report.quick ? "; --quick (scaled-down workloads)" : "") << "\n\n";
   write_rows(out, table_columns(report), report.results.size());

@@ -56,41 +56,52 @@ std::optional<UlifelibOutput> parse_lifealgo_output(const std::string& output) {
   return result;
 }
 
-RunResult run_ulifelib(const Workload& workload, const Pattern& pattern, const std::string& rle,
-                       const std::string& lifealgo, int repeats) {
+UlifelibTimer::UlifelibTimer(const Workload& workload, const Pattern& pattern,
+                             const std::string& rle, const std::string& lifealgo)
+    : workload_(workload) {
   const std::string generations = std::to_string(workload.generations);
-  const std::vector<std::string> argv = {lifealgo,    "-f", rle,         "-m",
-                                         generations, "-i", generations, "ulifelib"};
-  RunResult result;
-  result.workload = workload.name;
-  result.backend = "ulifelib";
-  result.engine = Engine::kLifelib;
-  result.topology = "plane";
-  result.generations = workload.generations;
-  result.area = initial_area(pattern);
-  std::vector<double> engine_seconds;
-  for (int i = 0; i < repeats; ++i) {
-    const ChildResult child = run_child(argv);
-    const std::optional<UlifelibOutput> parsed = parse_lifealgo_output(child.output);
-    if (child.exit_code != 0 || !parsed) {
-      throw RuntimeError("lifealgo ulifelib failed on " + workload.name + " (" +
-                         (child.signal ? "signal " + std::to_string(child.signal)
-                                       : "exit " + std::to_string(child.exit_code)) +
-                         "): " + child.output.substr(0, 2000));
-    }
-    result.seconds.push_back(child.wall_seconds);
-    engine_seconds.push_back(parsed->seconds);
-    fold_peak(result.peak_rss_bytes, child.peak_rss_bytes);
-    if (i > 0 && parsed->population != result.population) {
-      throw RuntimeError("lifealgo ulifelib ended " + workload.name +
-                         " differently on repeated runs");
-    }
-    result.population = parsed->population;
+  argv_ = {lifealgo, "-f", rle, "-m", generations, "-i", generations, "ulifelib"};
+  result_.workload = workload.name;
+  result_.backend = "ulifelib";
+  result_.engine = Engine::kLifelib;
+  result_.topology = "plane";
+  result_.generations = workload.generations;
+  result_.area = initial_area(pattern);
+}
+
+void UlifelibTimer::time_one() {
+  const ChildResult child = run_child(argv_);
+  const std::optional<UlifelibOutput> parsed = parse_lifealgo_output(child.output);
+  if (child.exit_code != 0 || !parsed) {
+    throw RuntimeError("lifealgo ulifelib failed on " + workload_.name + " (" +
+                       (child.signal ? "signal " + std::to_string(child.signal)
+                                     : "exit " + std::to_string(child.exit_code)) +
+                       "): " + child.output.substr(0, 2000));
   }
+  if (!result_.seconds.empty() && parsed->population != result_.population) {
+    throw RuntimeError("lifealgo ulifelib ended " + workload_.name +
+                       " differently on repeated runs");
+  }
+  result_.seconds.push_back(child.wall_seconds);
+  engine_seconds_.push_back(parsed->seconds);
+  fold_peak(result_.peak_rss_bytes, child.peak_rss_bytes);
+  result_.population = parsed->population;
+}
+
+RunResult UlifelibTimer::result() const {
+  GOL_CHECK(!result_.seconds.empty());
+  RunResult result = result_;
   result.median_seconds = median(result.seconds);
   result.process_seconds = result.median_seconds;
-  result.reported_engine_seconds = median(std::move(engine_seconds));
+  result.reported_engine_seconds = median(engine_seconds_);
   return result;
+}
+
+RunResult run_ulifelib(const Workload& workload, const Pattern& pattern, const std::string& rle,
+                       const std::string& lifealgo, int repeats) {
+  UlifelibTimer timer(workload, pattern, rle, lifealgo);
+  for (int i = 0; i < repeats; ++i) timer.time_one();
+  return timer.result();
 }
 
 }  // namespace gol::bench

@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "bench/bench_result.h"
 #include "bench/workloads.h"
@@ -33,6 +34,23 @@ std::string ulifelib_skip_reason(const Workload& workload);
 // population mismatch of its own.
 RunResult run_ulifelib(const Workload& workload, const Pattern& pattern, const std::string& rle,
                        const std::string& lifealgo, int repeats);
+
+// run_ulifelib a timed run at a time, so that the bench can take turns
+// between engines. Holds a reference to `workload`.
+class UlifelibTimer {
+ public:
+  UlifelibTimer(const Workload& workload, const Pattern& pattern, const std::string& rle,
+                const std::string& lifealgo);
+  void time_one();
+  // The medians over the timed runs so far (at least one).
+  RunResult result() const;
+
+ private:
+  const Workload& workload_;
+  std::vector<std::string> argv_;
+  RunResult result_;
+  std::vector<double> engine_seconds_;
+};
 
 // Parses lifealgo's "Final pop is P time T ..." line into (P, T); nullopt
 // when the output holds none or lifealgo reported an error ("!" lines,
