@@ -139,7 +139,7 @@ int32_t TileMap::find(TileCoord coord) const { return index_.find(coord); }
 bool TileMap::in_use(int32_t slot) const {
   const size_t slab_index = static_cast<size_t>(slot) >> kSlabBits;
   return slab_index < slabs_.size() && slabs_[slab_index] != nullptr &&
-         slabs_[slab_index]->records[local(slot)].in_use != 0;
+         slabs_[slab_index]->in_use[local(slot)] != 0;
 }
 
 TileCoord TileMap::neighbour_coord(TileCoord coord, int direction) const {
@@ -182,7 +182,7 @@ int32_t TileMap::allocate_slot(TileCoord coord) {
     at = slab.free_stack[--slab.free_count];
     for (int parity = 0; parity < 2; ++parity) {
       slab.tiles[parity][at] = Tile{};
-      slab.records[at].summaries[parity] = Summary{};
+      slab.summaries[parity][at] = Summary{};
     }
   } else {
     at = slab.fresh++;
@@ -198,19 +198,19 @@ int32_t TileMap::create(TileCoord coord) {
   if (!torus_ && !within_plane_range(coord)) return kAbsent;
   const int32_t slot = allocate_slot(coord);
   Slab& home = slab(slot);
-  home.records[local(slot)].in_use = 1;
-  home.records[local(slot)].held_position = static_cast<int32_t>(held_.size());
+  home.in_use[local(slot)] = 1;
+  home.held_position[local(slot)] = static_cast<int32_t>(held_.size());
   held_.push_back(slot);
   index_.insert(coord, slot);
   // Every direction starts absent; link() clears the bit of each neighbour found.
-  home.records[local(slot)].absent = static_cast<uint8_t>((1u << kDirections) - 1);
+  home.absent[local(slot)] = static_cast<uint8_t>((1u << kDirections) - 1);
   for (int direction = 0; direction < kDirections; ++direction) {
     const int32_t other = find(neighbour_coord(coord, direction));
     if (other != kAbsent) {
       link(slot, direction, other);
       continue;
     }
-    home.records[local(slot)].neighbours[direction] = kEmptySlot;
+    home.neighbours[local(slot)][direction] = kEmptySlot;
     home.neighbour_tiles[local(slot)][direction] = &tile(0, kEmptySlot);
   }
   return slot;
@@ -221,22 +221,22 @@ void TileMap::free(int32_t slot) {
   Slab& home = slab(slot);
   const int32_t at = local(slot);
   for (int direction = 0; direction < kDirections; ++direction) {
-    const int32_t other = home.records[at].neighbours[direction];
+    const int32_t other = home.neighbours[at][direction];
     if (other == kEmptySlot) continue;
     Slab& there = slab(other);
-    there.records[local(other)].neighbours[opposite(direction)] = kEmptySlot;
+    there.neighbours[local(other)][opposite(direction)] = kEmptySlot;
     there.neighbour_tiles[local(other)][opposite(direction)] = &tile(0, kEmptySlot);
-    there.records[local(other)].absent |= static_cast<uint8_t>(1u << opposite(direction));
+    there.absent[local(other)] |= static_cast<uint8_t>(1u << opposite(direction));
   }
   index_.erase(home.coords[at]);
   // Swap-remove from the held list.
-  const int32_t position = home.records[at].held_position;
+  const int32_t position = home.held_position[at];
   const int32_t last = held_.back();
   held_[static_cast<size_t>(position)] = last;
-  slab(last).records[local(last)].held_position = position;
+  slab(last).held_position[local(last)] = position;
   held_.pop_back();
 
-  home.records[at].in_use = 0;
+  home.in_use[at] = 0;
   home.free_stack[home.free_count++] = static_cast<uint8_t>(at);
   set_open(static_cast<size_t>(slot) >> kSlabBits, true);
   if (--home.used == 0) ++empty_slabs_;
@@ -246,12 +246,12 @@ void TileMap::link(int32_t slot, int direction, int32_t other) {
   Slab& home = slab(slot);
   Slab& there = slab(other);
   const int back = opposite(direction);
-  home.records[local(slot)].neighbours[direction] = other;
+  home.neighbours[local(slot)][direction] = other;
   home.neighbour_tiles[local(slot)][direction] = &tile(0, other);
-  home.records[local(slot)].absent &= static_cast<uint8_t>(~(1u << direction));
-  there.records[local(other)].neighbours[back] = slot;
+  home.absent[local(slot)] &= static_cast<uint8_t>(~(1u << direction));
+  there.neighbours[local(other)][back] = slot;
   there.neighbour_tiles[local(other)][back] = &tile(0, slot);
-  there.records[local(other)].absent &= static_cast<uint8_t>(~(1u << back));
+  there.absent[local(other)] &= static_cast<uint8_t>(~(1u << back));
 }
 
 int32_t TileMap::adopt(TileMap& other) {
@@ -273,16 +273,16 @@ int32_t TileMap::adopt(TileMap& other) {
       continue;
     }
     for (int32_t at = 0; at < kSlabSlots; ++at) {
-      if (adopted->records[at].in_use == 0) continue;
+      if (adopted->in_use[at] == 0) continue;
       for (int direction = 0; direction < kDirections; ++direction) {
-        int32_t& neighbour = adopted->records[at].neighbours[direction];
+        int32_t& neighbour = adopted->neighbours[at][direction];
         if (neighbour == kEmptySlot) {
           adopted->neighbour_tiles[at][direction] = empty;
         } else {
           neighbour += offset;
         }
       }
-      adopted->records[at].held_position += held_before;
+      adopted->held_position[at] += held_before;
     }
     set_open(first_slab + i, adopted->free_count > 0 || adopted->fresh < kSlabSlots);
   }

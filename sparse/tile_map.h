@@ -118,15 +118,13 @@ class TileMap {
 
   Tile& tile(int parity, int32_t slot) { return slab(slot).tiles[parity][local(slot)]; }
   const Tile& tile(int parity, int32_t slot) const { return slab(slot).tiles[parity][local(slot)]; }
-  Summary& summary(int parity, int32_t slot) {
-    return slab(slot).records[local(slot)].summaries[parity];
-  }
+  Summary& summary(int parity, int32_t slot) { return slab(slot).summaries[parity][local(slot)]; }
   const Summary& summary(int parity, int32_t slot) const {
-    return slab(slot).records[local(slot)].summaries[parity];
+    return slab(slot).summaries[parity][local(slot)];
   }
   // Neighbour slots indexed by Direction; kEmptySlot where no tile exists.
   const std::array<int32_t, kDirections>& neighbours(int32_t slot) const {
-    return slab(slot).records[local(slot)].neighbours;
+    return slab(slot).neighbours[local(slot)];
   }
   // Generation `parity` of the tile in `slot` and of its eight neighbours,
   // as at[dy + 1][dx + 1] (absent ones: the empty slot's). Read from the
@@ -144,11 +142,11 @@ class TileMap {
     }
   }
   // Bit d set: no tile in direction d (neighbours(slot)[d] is kEmptySlot).
-  uint8_t absent_neighbours(int32_t slot) const { return slab(slot).records[local(slot)].absent; }
+  uint8_t absent_neighbours(int32_t slot) const { return slab(slot).absent[local(slot)]; }
   TileCoord coord(int32_t slot) const { return slab(slot).coords[local(slot)]; }
   // A generation stamp the grid keeps for the slot (SparseGrid::changed_in).
-  uint64_t& changed_in(int32_t slot) { return slab(slot).records[local(slot)].changed_in; }
-  uint64_t changed_in(int32_t slot) const { return slab(slot).records[local(slot)].changed_in; }
+  uint64_t& changed_in(int32_t slot) { return slab(slot).changed_in[local(slot)]; }
+  uint64_t changed_in(int32_t slot) const { return slab(slot).changed_in[local(slot)]; }
   bool in_use(int32_t slot) const;
 
   // One past the highest slot any tile may hold: the range of slot-indexed
@@ -163,17 +161,6 @@ class TileMap {
   size_t slabs_mapped() const { return slabs_mapped_; }
 
  private:
-  // What committing a step reads and writes of a slot, beside its tiles and
-  // its neighbours' addresses, in one cache line (as separate arrays, five
-  // lines a commit).
-  struct alignas(64) SlotRecord {
-    std::array<int32_t, kDirections> neighbours;  // neighbours()
-    uint64_t changed_in;
-    Summary summaries[2];
-    int32_t held_position;  // index in held_ while in use
-    uint8_t absent;         // absent_neighbours()
-    uint8_t in_use;
-  };
   // One slab: the slots' both generations and all their metadata, so a slab
   // is mapped (its pages populated at once) and released as one block.
   // All-zero bytes are a valid empty slab (every field is a plain integer),
@@ -181,9 +168,14 @@ class TileMap {
   // clearing; a reused one is cleared when it is allocated.
   struct Slab {
     Tile tiles[2][kSlabSlots];
+    Summary summaries[2][kSlabSlots];
+    std::array<int32_t, kDirections> neighbours[kSlabSlots];
     std::array<const Tile*, kDirections> neighbour_tiles[kSlabSlots];  // generation 0's
-    SlotRecord records[kSlabSlots];
+    uint8_t absent[kSlabSlots];                                        // absent_neighbours()
     TileCoord coords[kSlabSlots];
+    uint64_t changed_in[kSlabSlots];
+    int32_t held_position[kSlabSlots];  // index in held_ while in use
+    uint8_t in_use[kSlabSlots];
     uint8_t free_stack[kSlabSlots];  // local indices of freed slots, reused first
     int32_t free_count;
     int32_t fresh;  // slots from here on were never used and are still zero
@@ -224,7 +216,7 @@ void TileMap::drain(Visit visit) {
     if (slab == nullptr) continue;
     for (int32_t at = kSlabSlots; at-- > 0;) {
       const auto slot = static_cast<int32_t>(slab_index * kSlabSlots) + at;
-      if (slot != kEmptySlot && slab->records[at].in_use != 0) visit(slot);
+      if (slot != kEmptySlot && slab->in_use[at] != 0) visit(slot);
     }
     release_slab(slab_index);
   }
