@@ -36,14 +36,20 @@ bool within_plane_range(TileCoord coord) {
 // another. Kept few, so that memory still follows the tiles held.
 constexpr size_t kKeptSlabs = 4;
 
-// The process's first chunk of slabs (see SlabArena) stays in small pages,
-// the rest are huge. The chunk a world is filling is resident whole in a
-// huge page, which would give a small world 2 MiB where it uses a few
-// slabs (the switch engine's peak: 7.3 MiB with every chunk small, 8.7
-// MiB with every chunk huge); a large one gains from the huge pages well
-// beyond the first chunk (the spacefiller: 11612 faults a run with its
-// first 16 chunks small, 3518 with none, bench/RESULTS.md).
-constexpr size_t kSmallPageChunks = 1;
+// The process's first 32 chunks of slabs (64 MiB, see SlabArena) stay in
+// small pages, the rest are huge. A huge page costs more to fault in where
+// the host has taken back the memory a finished process freed (the Zen 5
+// dev host, a Firecracker guest that reports free pages): the spacefiller,
+// 30 chunks, ran in 0.38-0.39 s with them small and 0.39-0.48 s with all
+// but the first huge, each run 2.5 s after the last (bench/RESULTS.md).
+// Only right after a run of its own, whose freed huge pages the guest still
+// held, did huge pages win (0.39-0.41 s against 0.42-0.46 s), and the bench
+// takes its engines in turns, as a user runs one pattern at a time. Small
+// pages also keep a small world to the slabs it uses (the switch engine's
+// peak: 7.3 MiB with every chunk small, 8.7 MiB with every chunk huge).
+// Beyond 64 MiB, four times the TLB's reach in small pages, chunks are
+// huge again; no world that large was timed both ways on this host.
+constexpr size_t kSmallPageChunks = 32;
 
 // One arena for every map in the process, never destroyed: a map held by
 // a static object may outlive any other static.
