@@ -44,10 +44,7 @@ SingleRun run_isolated(const Workload& workload, const std::string& backend,
     throw InputError(child.output.substr(0, 2000));  // the backend refused this world
   }
   if (child.exit_code != 0) {
-    throw RuntimeError("isolated run of " + backend + " on " + workload.name + " failed (" +
-                       (child.signal ? "signal " + std::to_string(child.signal)
-                                     : "exit " + std::to_string(child.exit_code)) +
-                       "): " + child.output.substr(0, 2000));
+    throw RuntimeError(child.failure("isolated run of " + backend + " on " + workload.name));
   }
   process_seconds = child.wall_seconds;
   SingleRun run = parse_single_run(child.output);

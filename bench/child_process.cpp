@@ -15,6 +15,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <string>
 
 #include "engine/core/error.h"
 
@@ -85,6 +86,12 @@ void follow_traced_child(pid_t pid, int& status, ChildResult& result) {
 }
 
 }  // namespace
+
+std::string ChildResult::failure(const std::string& what) const {
+  return what + " failed (" +
+         (signal ? "signal " + std::to_string(signal) : "exit " + std::to_string(exit_code)) +
+         "): " + output.substr(0, 2000);
+}
 
 ChildResult run_child(const std::vector<std::string>& argv) {
   GOL_CHECK(!argv.empty());

@@ -17,6 +17,10 @@ struct ChildResult {
   // the system does not let us stop it there (ptrace refused).
   std::optional<uint64_t> peak_rss_bytes;
   std::string output;  // stdout and stderr, as written to the capture file
+
+  // "WHAT failed (exit N): OUTPUT" (or "signal N"), the output cut to its
+  // first 2000 bytes: the message for a child that did not succeed.
+  std::string failure(const std::string& what) const;
 };
 
 // Runs `argv` (argv[0] looked up on PATH) with stdout and stderr written to

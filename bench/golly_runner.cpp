@@ -23,10 +23,7 @@ ChildResult run_bgolly(const GollySettings& settings, uint64_t generations,
   argv.push_back(input);
   ChildResult child = run_child(argv);
   if (child.exit_code != 0) {
-    throw RuntimeError("bgolly -a " + settings.algorithm + " failed (" +
-                       (child.signal ? "signal " + std::to_string(child.signal)
-                                     : "exit " + std::to_string(child.exit_code)) +
-                       "): " + child.output.substr(0, 2000));
+    throw RuntimeError(child.failure("bgolly -a " + settings.algorithm));
   }
   return child;
 }

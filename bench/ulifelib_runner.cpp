@@ -73,10 +73,7 @@ void UlifelibTimer::time_one() {
   const ChildResult child = run_child(argv_);
   const std::optional<UlifelibOutput> parsed = parse_lifealgo_output(child.output);
   if (child.exit_code != 0 || !parsed) {
-    throw RuntimeError("lifealgo ulifelib failed on " + workload_.name + " (" +
-                       (child.signal ? "signal " + std::to_string(child.signal)
-                                     : "exit " + std::to_string(child.exit_code)) +
-                       "): " + child.output.substr(0, 2000));
+    throw RuntimeError(child.failure("lifealgo ulifelib on " + workload_.name));
   }
   if (!result_.seconds.empty() && parsed->population != result_.population) {
     throw RuntimeError("lifealgo ulifelib ended " + workload_.name +
