@@ -6,7 +6,9 @@
 // holds; on the Zen 5 dev host that cost about a tenth of the
 // spacefiller's time (bench/RESULTS.md). In huge pages the same tiles span
 // a few dozen, and a growing world's first touches are 512 times fewer
-// (page_mapping.h).
+// (page_mapping.h). That was timed with each run right after another; a
+// huge page costs more to fault in where the host has taken the memory
+// back, so the first chunks can be left small (TileMap leaves 64 MiB).
 //
 // Memory still follows the blocks in use: a chunk is unmapped once none of
 // its blocks is held, and a block given back inside a chunk still in use
