@@ -335,13 +335,13 @@ void SparseGrid::fit_slot_arrays() {
   column_place_.resize(map_.slot_count());
 }
 
-int32_t SparseGrid::create_awake(TileCoord coord) {
+int32_t SparseGrid::create_awake(TileCoord coord, TileMap::Beside beside) {
   // A strip makes nothing beyond its ghost columns: those tiles are another
   // strip's, and what this one would compute there is wrong anyway.
   if (coord.tx < strip_first_ - kStripEdgeColumns || coord.tx > strip_last_ + kStripEdgeColumns) {
     return TileMap::kAbsent;
   }
-  const int32_t created = map_.create(coord);
+  const int32_t created = map_.create(coord, beside);
   if (created == TileMap::kAbsent) {
     beyond_edge_.push_back(coord);  // beyond the plane's range
     return created;
@@ -551,7 +551,8 @@ void SparseGrid::create_neighbours(int32_t slot, uint8_t directions) {
     const TileCoord at = map_.coord(slot);
     // Beyond the plane's range the tile is not created but noted, so the
     // stepper can refuse a birth there (beyond_edge()).
-    create_awake({at.tx + kDirectionDx[direction], at.ty + kDirectionDy[direction]});
+    create_awake({at.tx + kDirectionDx[direction], at.ty + kDirectionDy[direction]},
+                 {slot, direction});
   }
 }
 
@@ -594,7 +595,8 @@ bool SparseGrid::import_tile(int32_t slot, const Tile& current, const Tile& prev
       if (differs >> direction & 1) wake(other);
     } else if ((live_border >> direction & 1) && !map_.is_torus()) {
       const TileCoord at = map_.coord(slot);
-      create_awake({at.tx + kDirectionDx[direction], at.ty + kDirectionDy[direction]});
+      create_awake({at.tx + kDirectionDx[direction], at.ty + kDirectionDy[direction]},
+                   {slot, direction});
     }
   }
   return true;

@@ -348,7 +348,7 @@ class SparseGrid {
   // for `cells` on `topology` would not fit the memory budget.
   static void check_load_memory(const CellSet& cells, const Topology& topology);
   void fit_slot_arrays();
-  int32_t create_awake(TileCoord coord);
+  int32_t create_awake(TileCoord coord, TileMap::Beside beside = TileMap::kBesideNone);
   // A strip's tile made in, or freed from, column `tx`.
   void add_to_column(int32_t slot, int64_t tx);
   void remove_from_column(int32_t slot);  // no-op on a whole plane

@@ -199,7 +199,31 @@ int32_t TileMap::allocate_slot(TileCoord coord) {
   return static_cast<int32_t>(slab_index * kSlabSlots) + at;
 }
 
-int32_t TileMap::create(TileCoord coord) {
+namespace {
+
+// The direction of the offset (dx, dy), both in [-1, 1] and not both 0.
+constexpr int direction_of(int dx, int dy) {
+  constexpr int kByOffset[3][3] = {{kNW, kN, kNE}, {kW, -1, kE}, {kSW, kS, kSE}};
+  return kByOffset[dy + 1][dx + 1];
+}
+
+}  // namespace
+
+int32_t TileMap::neighbour_slot(TileCoord coord, int direction, Beside beside) const {
+  if (beside.slot != kAbsent) {
+    // The neighbour's offset from the tile beside.
+    const int dx = kDirectionDx[beside.direction] + kDirectionDx[direction];
+    const int dy = kDirectionDy[beside.direction] + kDirectionDy[direction];
+    if (dx == 0 && dy == 0) return beside.slot;
+    if (dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1) {
+      const int32_t other = neighbours(beside.slot)[direction_of(dx, dy)];
+      return other == kEmptySlot ? kAbsent : other;
+    }
+  }
+  return find(neighbour_coord(coord, direction));
+}
+
+int32_t TileMap::create(TileCoord coord, Beside beside) {
   GOL_DCHECK(find(coord) == kAbsent);
   if (!torus_ && !within_plane_range(coord)) return kAbsent;
   const int32_t slot = allocate_slot(coord);
@@ -211,7 +235,7 @@ int32_t TileMap::create(TileCoord coord) {
   // Every direction starts absent; link() clears the bit of each neighbour found.
   home.absent[local(slot)] = static_cast<uint8_t>((1u << kDirections) - 1);
   for (int direction = 0; direction < kDirections; ++direction) {
-    const int32_t other = find(neighbour_coord(coord, direction));
+    const int32_t other = neighbour_slot(coord, direction, beside);
     if (other != kAbsent) {
       link(slot, direction, other);
       continue;

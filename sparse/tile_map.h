@@ -95,10 +95,18 @@ class TileMap {
   int64_t tiles_x() const { return tiles_x_; }
   int64_t tiles_y() const { return tiles_y_; }
   int32_t find(TileCoord coord) const;
+  // A held tile beside a tile to be made: `slot`'s neighbour in `direction`.
+  struct Beside {
+    int32_t slot;
+    int direction;
+  };
+  static constexpr Beside kBesideNone = {kAbsent, 0};
   // Creates an empty tile (both generations zero) in the lowest free slot
   // and links it with its neighbours. Returns kAbsent, creating nothing,
-  // outside the plane's range.
-  int32_t create(TileCoord coord);
+  // outside the plane's range. Made `beside` a held tile, it takes the
+  // neighbours they share from that tile's links: three to five of its
+  // eight, each a coordinate lookup less.
+  int32_t create(TileCoord coord, Beside beside = kBesideNone);
   // Unlinks and recycles a plane tile. Its slot keeps its coordinate and
   // neighbour links readable until release_empty_slabs().
   void free(int32_t slot);
@@ -185,6 +193,9 @@ class TileMap {
   static int32_t local(int32_t slot) { return slot & (kSlabSlots - 1); }
   Slab& slab(int32_t slot) const { return *slabs_[static_cast<size_t>(slot) >> kSlabBits]; }
   TileCoord neighbour_coord(TileCoord coord, int direction) const;
+  // The held tile in `direction` from the tile to be made at `coord`, or
+  // kAbsent.
+  int32_t neighbour_slot(TileCoord coord, int direction, Beside beside) const;
   int32_t allocate_slot(TileCoord coord);
   size_t lowest_open_slab();
   void set_open(size_t slab_index, bool open);

@@ -93,6 +93,48 @@ TEST(TileMap, LinksNeighboursBothWaysOnCreateAndUnlinksOnFree) {
   EXPECT_EQ(map.coord(reused), (TileCoord{0, -1}));
 }
 
+// Each tile of a 5x5 block, half of it held at random, made beside the
+// centre tile in each direction: its links, read from the centre's where
+// they share neighbours and looked up elsewhere, are those a lookup of
+// every neighbour gives.
+TEST(TileMap, TileMadeBesideAHeldTileLinksAsOneMadeByCoordinate) {
+  uint32_t seed = 12345;
+  const auto coin = [&] {
+    seed = seed * 1664525u + 1013904223u;
+    return (seed >> 16 & 1) != 0;
+  };
+  for (int round = 0; round < 40; ++round) {
+    for (int direction = 0; direction < kDirections; ++direction) {
+      const TileCoord made{kDirectionDx[direction], kDirectionDy[direction]};
+      std::vector<TileCoord> held;
+      for (int64_t ty = -2; ty <= 2; ++ty) {
+        for (int64_t tx = -2; tx <= 2; ++tx) {
+          const TileCoord at{tx, ty};
+          if (at == TileCoord{0, 0} || (!(at == made) && coin())) held.push_back(at);
+        }
+      }
+      TileMap beside;
+      TileMap looked_up;
+      beside.reset_plane();
+      looked_up.reset_plane();
+      for (TileCoord at : held) {
+        beside.create(at);
+        looked_up.create(at);
+      }
+      const int32_t by_beside = beside.create(made, {beside.find({0, 0}), direction});
+      const int32_t by_lookup = looked_up.create(made);
+      for (int towards = 0; towards < kDirections; ++towards) {
+        const int32_t a = beside.neighbours(by_beside)[towards];
+        const int32_t b = looked_up.neighbours(by_lookup)[towards];
+        ASSERT_EQ(a == TileMap::kEmptySlot, b == TileMap::kEmptySlot)
+            << "made in direction " << direction << ", neighbour " << towards;
+        if (a != TileMap::kEmptySlot) EXPECT_EQ(beside.coord(a), looked_up.coord(b));
+      }
+      expect_held_matches_in_use(beside);
+    }
+  }
+}
+
 TEST(TileMap, GrowsBySlabsWithStableAddressesAndReleasesEmptiedSlabs) {
   constexpr int64_t kTiles = 3 * TileMap::kSlabSlots + 10;
   TileMap map;
