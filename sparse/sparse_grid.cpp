@@ -548,12 +548,16 @@ void SparseGrid::create_neighbours(int32_t slot, uint8_t directions) {
     if (!(directions >> direction & 1) || map_.neighbours(slot)[direction] != TileMap::kEmptySlot) {
       continue;
     }
-    const TileCoord at = map_.coord(slot);
     // Beyond the plane's range the tile is not created but noted, so the
     // stepper can refuse a birth there (beyond_edge()).
-    create_awake({at.tx + kDirectionDx[direction], at.ty + kDirectionDy[direction]},
-                 {slot, direction});
+    create_beside(slot, direction);
   }
+}
+
+int32_t SparseGrid::create_beside(int32_t slot, int direction) {
+  const TileCoord at = map_.coord(slot);
+  return create_awake({at.tx + kDirectionDx[direction], at.ty + kDirectionDy[direction]},
+                      {slot, direction});
 }
 
 int32_t SparseGrid::ensure_tile(TileCoord coord) {
@@ -594,9 +598,7 @@ bool SparseGrid::import_tile(int32_t slot, const Tile& current, const Tile& prev
     if (other != TileMap::kEmptySlot) {
       if (differs >> direction & 1) wake(other);
     } else if ((live_border >> direction & 1) && !map_.is_torus()) {
-      const TileCoord at = map_.coord(slot);
-      create_awake({at.tx + kDirectionDx[direction], at.ty + kDirectionDy[direction]},
-                   {slot, direction});
+      create_beside(slot, direction);
     }
   }
   return true;

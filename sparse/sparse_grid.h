@@ -349,6 +349,8 @@ class SparseGrid {
   static void check_load_memory(const CellSet& cells, const Topology& topology);
   void fit_slot_arrays();
   int32_t create_awake(TileCoord coord, TileMap::Beside beside = TileMap::kBesideNone);
+  // create_awake() of the plane tile in `direction` from the held `slot`.
+  int32_t create_beside(int32_t slot, int direction);
   // A strip's tile made in, or freed from, column `tx`.
   void add_to_column(int32_t slot, int64_t tx);
   void remove_from_column(int32_t slot);  // no-op on a whole plane

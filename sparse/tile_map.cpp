@@ -225,6 +225,8 @@ int32_t TileMap::neighbour_slot(TileCoord coord, int direction, Beside beside) c
 
 int32_t TileMap::create(TileCoord coord, Beside beside) {
   GOL_DCHECK(find(coord) == kAbsent);
+  GOL_DCHECK(beside.slot == kAbsent ||
+             neighbour_coord(this->coord(beside.slot), beside.direction) == coord);
   if (!torus_ && !within_plane_range(coord)) return kAbsent;
   const int32_t slot = allocate_slot(coord);
   Slab& home = slab(slot);
