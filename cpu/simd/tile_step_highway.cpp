@@ -1,8 +1,7 @@
 // The tile kernel instantiated with Google Highway, compiled once per
 // instruction set and dispatched at run time to the best one the CPU has.
-// AVX3_DL (Ice Lake and later: VBMI2's funnel shifts) is compiled only on
-// request; its shifts take three ops off each row block, which pays on
-// Intel's cores but not on AMD's Zen 5 (dispatched_target()).
+// AVX3_DL (Ice Lake and Zen 4 on: VBMI2's funnel shifts) is compiled only
+// on request; its shifts take three ops off each row block.
 #ifndef HWY_WANT_AVX3_DL
 #define HWY_WANT_AVX3_DL
 #endif
@@ -27,8 +26,21 @@ struct HighwayOps {
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3_DL
   static constexpr bool kFunnelShift = true;
   // vpshldq/vpshrdq: the upper/lower half of the 128-bit lane pair shifted.
-  static V ShiftInWest(V row, V west) { return V{_mm512_shldi_epi64(row.raw, west.raw, 1)}; }
-  static V ShiftInEast(V row, V east) { return V{_mm512_shrdi_epi64(row.raw, east.raw, 1)}; }
+  // The neighbour's rows are held in a register first: GCC folds their load
+  // into the shift, and on AMD's Zen 5 the engine ran 13-34% slower with
+  // that memory form than with AVX3's plain shifts, and 2-8% faster than
+  // them without it (bench/RESULTS.md).
+  static V ShiftInWest(V row, V west) {
+    InRegister(west);
+    return V{_mm512_shldi_epi64(row.raw, west.raw, 1)};
+  }
+  static V ShiftInEast(V row, V east) {
+    InRegister(east);
+    return V{_mm512_shrdi_epi64(row.raw, east.raw, 1)};
+  }
+  // An empty asm that takes `v` in a vector register and may change it, so
+  // the compiler can no longer read it from memory at its use.
+  static void InRegister(V& v) { asm("" : "+v"(v.raw)); }
 #else
   static constexpr bool kFunnelShift = false;
 #endif
@@ -261,29 +273,11 @@ const std::vector<TargetEntry>& runnable_targets() {
   return entries;
 }
 
-// AVX3_DL's funnel shifts (vpshldq, vpshrdq) take three ops off each row
-// block and won 4% on an Intel Xeon; on an AMD EPYC of family 26 (Zen 5)
-// the same kernel ran the engine 13-34% slower than AVX3's shifts
-// (bench/RESULTS.md), though a batch of tiles stepped alone in a loop
-// timed the two the same, so the choice follows the vendor rather than a
-// timing at start-up.
-bool funnel_shifts_pay() { return !__builtin_cpu_is("amd"); }
-
-TargetEntry choose_dispatched_target() {
+// The kernel step_tiles_highway runs: the best target this CPU runs.
+const TargetEntry& dispatched_target() {
   const std::vector<TargetEntry>& entries = runnable_targets();
   GOL_CHECK(!entries.empty());
-  if (entries.size() >= 2 && entries[0].target == HWY_AVX3_DL && entries[1].target == HWY_AVX3 &&
-      !funnel_shifts_pay()) {
-    return entries[1];
-  }
-  return entries[0];
-}
-
-// The kernel step_tiles_highway runs: the best target this CPU runs, but
-// AVX3 in place of AVX3_DL where funnel shifts do not pay.
-const TargetEntry& dispatched_target() {
-  static const TargetEntry chosen = choose_dispatched_target();
-  return chosen;
+  return entries.front();
 }
 
 }  // namespace
