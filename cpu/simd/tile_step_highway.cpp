@@ -28,8 +28,8 @@ struct HighwayOps {
   // vpshldq/vpshrdq: the upper/lower half of the 128-bit lane pair shifted.
   // The neighbour's rows are held in a register first: GCC folds their load
   // into the shift, and on AMD's Zen 5 the engine ran 13-34% slower with
-  // that memory form than with AVX3's plain shifts, and 2-8% faster than
-  // them without it (bench/RESULTS.md).
+  // that memory form than with AVX3's plain shifts, and up to 8% faster
+  // than them without it (bench/RESULTS.md).
   static V ShiftInWest(V row, V west) {
     InRegister(west);
     return V{_mm512_shldi_epi64(row.raw, west.raw, 1)};
