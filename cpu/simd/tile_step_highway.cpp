@@ -265,6 +265,7 @@ std::vector<TargetEntry> find_runnable_targets() {
   std::copy_if(std::begin(kCompiledTargets), std::end(kCompiledTargets),
                std::back_inserter(entries),
                [](const TargetEntry& entry) { return cpu_runs(entry.target); });
+  GOL_CHECK(!entries.empty());  // the portable target runs everywhere
   return entries;
 }
 
@@ -274,11 +275,7 @@ const std::vector<TargetEntry>& runnable_targets() {
 }
 
 // The kernel step_tiles_highway runs: the best target this CPU runs.
-const TargetEntry& dispatched_target() {
-  const std::vector<TargetEntry>& entries = runnable_targets();
-  GOL_CHECK(!entries.empty());
-  return entries.front();
-}
+const TargetEntry& dispatched_target() { return runnable_targets().front(); }
 
 }  // namespace
 
