@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <exception>
+#include <functional>
 #include <map>
 #include <memory>
 #include <unordered_map>
@@ -83,33 +85,82 @@ std::vector<int64_t> strip_starts(const sparse::SparseGrid& grid, size_t strips)
   return starts;
 }
 
-// Makes `into`'s tiles in `column` (ghosts or frozen) what `from` holds
-// there (its own tiles, absent ones empty), noting the slots that changed.
-// A pair neither side has changed since generation `since`, when they were
+// What a strip takes of its neighbours between epochs, gathered while
+// every strip is only read and then applied by each strip's own thread, so
+// that the strips exchange concurrently: the tiles of the columns it
+// ghosts or freezes that either side changed since they were made equal,
+// both generations of each, and its own tiles there that the neighbour
+// lacks (to be emptied).
+struct StripImports {
+  std::vector<TileCoord> coords;
+  std::vector<Tile> generations;  // the current and the previous, by coordinate
+  std::vector<int32_t> emptied;
+  std::vector<int32_t> imported;  // the slots that changed, to plan near
+
+  void clear() {
+    coords.clear();
+    generations.clear();
+    emptied.clear();
+    imported.clear();
+  }
+};
+
+// Notes in `imports` what makes `into`'s tiles in `column` (ghosts or
+// frozen) what `from` holds there (its own tiles, absent ones empty). A
+// pair neither side has changed since generation `since`, when they were
 // made equal, is left as it is.
-void exchange_column(sparse::SparseGrid& into, const sparse::SparseGrid& from, int64_t column,
-                     uint64_t since, std::vector<int32_t>& imported) {
-  // `from`'s tiles first: importing one may make an absent neighbour in
-  // the column (empty, beside a live border), which must then still take
-  // `from`'s tile there.
+void gather_column(const sparse::SparseGrid& into, const sparse::SparseGrid& from, int64_t column,
+                   uint64_t since, StripImports& imports) {
   const int parity = static_cast<int>(into.generation() & 1);
   for (int32_t there : from.column_tiles(column, column)) {
     const TileCoord coord = from.map().coord(there);
-    int32_t slot = into.map().find(coord);
+    const int32_t slot = into.map().find(coord);
     if (slot != sparse::TileMap::kAbsent && from.changed_in(there) <= since &&
         into.changed_in(slot) <= since) {
       continue;
     }
-    if (slot == sparse::TileMap::kAbsent) slot = into.ensure_tile(coord);
-    if (into.import_tile(slot, from.map().tile(parity, there),
-                         from.map().tile(parity ^ 1, there))) {
-      imported.push_back(slot);
+    imports.coords.push_back(coord);
+    imports.generations.push_back(from.map().tile(parity, there));
+    imports.generations.push_back(from.map().tile(parity ^ 1, there));
+  }
+  for (int32_t slot : into.column_tiles(column, column)) {
+    if (from.map().find(into.map().coord(slot)) == sparse::TileMap::kAbsent) {
+      imports.emptied.push_back(slot);
+    }
+  }
+}
+
+// Applies what gather_column() noted, the neighbour's tiles first:
+// importing one may make an absent neighbour in a column (empty, beside a
+// live border), which must then still take the neighbour's tile there; one
+// made where the neighbour has none is empty already.
+void apply_imports(sparse::SparseGrid& into, StripImports& imports) {
+  for (size_t i = 0; i < imports.coords.size(); ++i) {
+    int32_t slot = into.map().find(imports.coords[i]);
+    if (slot == sparse::TileMap::kAbsent) slot = into.ensure_tile(imports.coords[i]);
+    if (into.import_tile(slot, imports.generations[2 * i], imports.generations[2 * i + 1])) {
+      imports.imported.push_back(slot);
     }
   }
   const Tile empty{};
-  for (int32_t slot : into.column_tiles(column, column)) {
-    if (from.map().find(into.map().coord(slot)) != sparse::TileMap::kAbsent) continue;
-    if (into.import_tile(slot, empty, empty)) imported.push_back(slot);
+  for (int32_t slot : imports.emptied) {
+    if (into.import_tile(slot, empty, empty)) imports.imported.push_back(slot);
+  }
+}
+
+// task(k) for each of `count` strips on `crew`, whose tasks must not
+// throw: what one throws is thrown here once the pass is done.
+void run_strip_tasks(cpu::WorkerCrew& crew, size_t count, const std::function<void(size_t)>& task) {
+  std::vector<std::exception_ptr> errors(count);
+  crew.run_tasks(count, [&](size_t k) {
+    try {
+      task(k);
+    } catch (...) {
+      errors[k] = std::current_exception();
+    }
+  });
+  for (const std::exception_ptr& error : errors) {
+    if (error != nullptr) std::rethrow_exception(error);
   }
 }
 
@@ -316,62 +367,69 @@ uint64_t GridStepper::step_strips(sparse::SparseGrid& grid, const Rule& rule, ui
 
   std::vector<StripTally> tallies(count);
   std::vector<PlaneBlockScratch> scratch(count);
-  std::vector<std::vector<int32_t>> imported(count);
+  std::vector<StripImports> imports(count);
   // What each strip did in its last epoch, and its pace: seconds per unit
   // of work, remembered over its recent epochs (each kPaceMemory as much as
-  // the next). A strip runs on the same core epoch after epoch.
+  // the next). A strip runs on the same core epoch after epoch: on a crew,
+  // whose members spin between its passes, so that the exchanges between
+  // epochs (each strip taking its neighbours' columns, on its own thread)
+  // and the next epoch start without waking a thread.
   std::vector<uint64_t> last_work(count, 0);
   std::vector<double> seconds(count, 0.0);
   std::vector<double> paced_work(count, 0.0);
   uint64_t done = 0;
-  while (done < generations) {
-    const uint64_t epoch = std::min(sparse::SparseGrid::kMaxStripEpoch, generations - done);
-    const uint64_t since = grid.generation();
-    workers_.run_tasks(count, [&](size_t k) {
-      const uint64_t work_before = tallies[k].work;
-      const auto start = std::chrono::steady_clock::now();
-      step_strip_alone(strip(k), rule, epoch, tallies[k], scratch[k]);
-      const double elapsed =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      last_work[k] = tallies[k].work - work_before;
-      seconds[k] = seconds[k] * kPaceMemory + elapsed;
-      paced_work[k] = paced_work[k] * kPaceMemory + static_cast<double>(last_work[k]);
-    });
-    done += epoch;
-    // Each side of a cut takes the other's kEdge nearest columns.
-    for (auto& slots : imported) slots.clear();
-    for (size_t k = 0; k + 1 < count; ++k) {
-      const int64_t cut = starts[k];
-      for (int64_t edge = 0; edge < kEdge; ++edge) {
-        exchange_column(strip(k), strip(k + 1), cut + edge, since, imported[k]);
+  workers_.with_crew([&](cpu::WorkerCrew& crew) {
+    while (done < generations) {
+      const uint64_t epoch = std::min(sparse::SparseGrid::kMaxStripEpoch, generations - done);
+      const uint64_t since = grid.generation();
+      run_strip_tasks(crew, count, [&](size_t k) {
+        const uint64_t work_before = tallies[k].work;
+        const auto start = std::chrono::steady_clock::now();
+        step_strip_alone(strip(k), rule, epoch, tallies[k], scratch[k]);
+        const double elapsed =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        last_work[k] = tallies[k].work - work_before;
+        seconds[k] = seconds[k] * kPaceMemory + elapsed;
+        paced_work[k] = paced_work[k] * kPaceMemory + static_cast<double>(last_work[k]);
+      });
+      done += epoch;
+      // Each side of a cut takes the other's kEdge nearest columns.
+      run_strip_tasks(crew, count, [&](size_t k) {
+        imports[k].clear();
+        for (int64_t edge = 0; edge < kEdge; ++edge) {
+          if (k > 0)
+            gather_column(strip(k), strip(k - 1), starts[k - 1] - 1 - edge, since, imports[k]);
+          if (k + 1 < count)
+            gather_column(strip(k), strip(k + 1), starts[k] + edge, since, imports[k]);
+        }
+      });
+      run_strip_tasks(crew, count, [&](size_t k) {
+        apply_imports(strip(k), imports[k]);
+        strip(k).replan_near(imports[k].imported);
+      });
+      if (done == generations) break;
+      if (!moving) continue;
+      // A world grown active enough for another strip is cut again, once
+      // its active tiles have doubled (so that a world whose columns allow
+      // no more strips is not cut again and again).
+      if (count < threads) {
+        size_t active = 0;
+        for (size_t k = 0; k < count; ++k) active += strip(k).active().size();
+        if (active >= kMinStripTiles * (count + 1) && active >= 2 * active_at_cut) break;
       }
-      for (int64_t edge = 0; edge < kEdge; ++edge) {
-        exchange_column(strip(k + 1), strip(k), cut - 1 - edge, since, imported[k + 1]);
+      for (size_t k = 0; k + 1 < count; ++k) {
+        const double pace =
+            relative_pace(seconds[k], paced_work[k], seconds[k + 1], paced_work[k + 1]);
+        const int64_t to = balanced_cut(strip(k), strip(k + 1), starts[k],
+                                        pace * static_cast<double>(last_work[k]),
+                                        static_cast<double>(last_work[k + 1]), pace);
+        if (to == starts[k]) continue;
+        move_cut(strip(k), strip(k + 1), starts[k], to);
+        starts[k] = to;
+        ++cut_moves_;
       }
     }
-    for (size_t k = 0; k < count; ++k) strip(k).replan_near(imported[k]);
-    if (done == generations) break;
-    if (!moving) continue;
-    // A world grown active enough for another strip is cut again, once
-    // its active tiles have doubled (so that a world whose columns allow
-    // no more strips is not cut again and again).
-    if (count < threads) {
-      size_t active = 0;
-      for (size_t k = 0; k < count; ++k) active += strip(k).active().size();
-      if (active >= kMinStripTiles * (count + 1) && active >= 2 * active_at_cut) break;
-    }
-    for (size_t k = 0; k + 1 < count; ++k) {
-      const double pace =
-          relative_pace(seconds[k], paced_work[k], seconds[k + 1], paced_work[k + 1]);
-      const int64_t to =
-          balanced_cut(strip(k), strip(k + 1), starts[k], pace * static_cast<double>(last_work[k]),
-                       static_cast<double>(last_work[k + 1]), pace);
-      if (to == starts[k]) continue;
-      move_cut(strip(k), strip(k + 1), starts[k], to);
-      starts[k] = to;
-      ++cut_moves_;
-    }
-  }
+  });
 
   // Merge: the first strip, the world's grid, keeps its own tiles and
   // adopts the others' slabs, their tiles where they lie in memory. (The

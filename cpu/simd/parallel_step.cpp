@@ -18,6 +18,8 @@
 #include <optional>
 #include <utility>
 
+#include "engine/core/error.h"
+
 namespace gol::cpu {
 
 namespace {
@@ -279,13 +281,33 @@ void WorkerCrew::parallel_for(size_t count, size_t chunk,
   }
   chunk = std::max(chunk, (count + kMaxChunks - 1) / kMaxChunks);
   const uint64_t chunks = (count + chunk - 1) / chunk;
+  run_pass(count, chunk,
+           static_cast<int>(
+               std::clamp<uint64_t>(chunks / kChunksPerMember, 1, static_cast<uint64_t>(threads_))),
+           body);
+}
+
+void WorkerCrew::run_tasks(size_t count, const std::function<void(size_t)>& task) {
+  if (count == 0) return;
+  if (fallback_ != nullptr) {
+    fallback_->run_tasks(count, task);
+    return;
+  }
+  GOL_CHECK(count <= kMaxChunks);
+  run_pass(count, 1, static_cast<int>(std::min<size_t>(count, static_cast<size_t>(threads_))),
+           [&](size_t begin, size_t end) {
+             for (size_t i = begin; i < end; ++i) task(i);
+           });
+}
+
+void WorkerCrew::run_pass(size_t count, size_t chunk, int members,
+                          const std::function<void(size_t, size_t)>& body) {
+  const uint64_t chunks = (count + chunk - 1) / chunk;
   body_ = &body;
   count_ = count;
   chunk_ = chunk;
   chunks_done_.store(0, std::memory_order_relaxed);
   const uint64_t pass = pass_.load(std::memory_order_relaxed) + 1;
-  const int members = static_cast<int>(
-      std::clamp<uint64_t>(chunks / kChunksPerMember, 1, static_cast<uint64_t>(threads_)));
   members_.store(members, std::memory_order_relaxed);
   for (int member = 0; member < members; ++member) {
     shares_[static_cast<size_t>(member)].next.store(

@@ -34,6 +34,12 @@ class WorkerCrew {
   // the crew and the calling thread, and returns when every chunk is done.
   // `body` must not throw (a throw ends the program).
   void parallel_for(size_t count, size_t chunk, const std::function<void(size_t, size_t)>& body);
+  // Runs task(i) for each i < count, member i taking task i (pass after
+  // pass the same thread, so a task's data stays in its core's cache),
+  // and a member done early taking what is left of a late one's. For a
+  // few long pieces of work, such as a world's strips, that parallel_for()
+  // would give to fewer members. `task` must not throw.
+  void run_tasks(size_t count, const std::function<void(size_t)>& task);
   // Whether workers spin for the passes; if not, each pass wakes them.
   bool spinning() const { return fallback_ == nullptr && threads_ > 1; }
 
@@ -46,6 +52,10 @@ class WorkerCrew {
   // of each pass until stop().
   void serve(int member);
   void stop();
+  // Publishes a pass of `count` items in chunks of `chunk` among `members`
+  // and takes part in it until every chunk is done.
+  void run_pass(size_t count, size_t chunk, int members,
+                const std::function<void(size_t, size_t)>& body);
   // Takes and runs chunks of pass `pass`, this member's own share first,
   // then what is left of the others', while any remain.
   void take_chunks(int member, uint64_t pass);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <random>
 #include <stdexcept>
 #include <thread>
@@ -168,6 +169,32 @@ TEST(WorkerCrew, EveryPassCoversEachIndexOnce) {
         for (size_t i = 0; i < count; ++i) {
           ASSERT_EQ(visits[i].exchange(0, std::memory_order_relaxed), 1)
               << "pass " << pass << ", index " << i;
+        }
+      }
+    });
+  }
+}
+
+// A crew's tasks, as the strips' epochs and exchanges run them: each task
+// once a pass, whether there are fewer tasks than members, as many, or
+// more, and a pass whose tasks take long between short ones.
+TEST(WorkerCrew, RunTasksRunsEachTaskOnce) {
+  const int hardware = static_cast<int>(std::thread::hardware_concurrency());
+  for (int threads : {2, 3, std::max(hardware, 1) + 1}) {
+    SCOPED_TRACE(threads);
+    ParallelTileStepper stepper(threads, SimdLibrary::kHighway);
+    std::vector<std::atomic<int>> runs(8);
+    stepper.with_crew([&](WorkerCrew& crew) {
+      for (int pass = 0; pass < 2000; ++pass) {
+        const size_t count = 1 + static_cast<size_t>(pass) % runs.size();
+        crew.run_tasks(count, [&](size_t task) {
+          if (pass % 100 == 0 && task == 0)
+            std::this_thread::sleep_for(std::chrono::microseconds(200));
+          runs[task].fetch_add(1, std::memory_order_relaxed);
+        });
+        for (size_t task = 0; task < runs.size(); ++task) {
+          ASSERT_EQ(runs[task].exchange(0, std::memory_order_relaxed), task < count ? 1 : 0)
+              << "pass " << pass << ", task " << task;
         }
       }
     });
