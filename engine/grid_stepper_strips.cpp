@@ -4,8 +4,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <exception>
-#include <functional>
 #include <map>
 #include <memory>
 #include <unordered_map>
@@ -145,22 +143,6 @@ void apply_imports(sparse::SparseGrid& into, StripImports& imports) {
   const Tile empty{};
   for (int32_t slot : imports.emptied) {
     if (into.import_tile(slot, empty, empty)) imports.imported.push_back(slot);
-  }
-}
-
-// task(k) for each of `count` strips on `crew`, whose tasks must not
-// throw: what one throws is thrown here once the pass is done.
-void run_strip_tasks(cpu::WorkerCrew& crew, size_t count, const std::function<void(size_t)>& task) {
-  std::vector<std::exception_ptr> errors(count);
-  crew.run_tasks(count, [&](size_t k) {
-    try {
-      task(k);
-    } catch (...) {
-      errors[k] = std::current_exception();
-    }
-  });
-  for (const std::exception_ptr& error : errors) {
-    if (error != nullptr) std::rethrow_exception(error);
   }
 }
 
@@ -382,7 +364,7 @@ uint64_t GridStepper::step_strips(sparse::SparseGrid& grid, const Rule& rule, ui
     while (done < generations) {
       const uint64_t epoch = std::min(sparse::SparseGrid::kMaxStripEpoch, generations - done);
       const uint64_t since = grid.generation();
-      run_strip_tasks(crew, count, [&](size_t k) {
+      crew.run_tasks(count, [&](size_t k) {
         const uint64_t work_before = tallies[k].work;
         const auto start = std::chrono::steady_clock::now();
         step_strip_alone(strip(k), rule, epoch, tallies[k], scratch[k]);
@@ -394,7 +376,7 @@ uint64_t GridStepper::step_strips(sparse::SparseGrid& grid, const Rule& rule, ui
       });
       done += epoch;
       // Each side of a cut takes the other's kEdge nearest columns.
-      run_strip_tasks(crew, count, [&](size_t k) {
+      crew.run_tasks(count, [&](size_t k) {
         imports[k].clear();
         for (int64_t edge = 0; edge < kEdge; ++edge) {
           if (k > 0)
@@ -403,7 +385,7 @@ uint64_t GridStepper::step_strips(sparse::SparseGrid& grid, const Rule& rule, ui
             gather_column(strip(k), strip(k + 1), starts[k] + edge, since, imports[k]);
         }
       });
-      run_strip_tasks(crew, count, [&](size_t k) {
+      crew.run_tasks(count, [&](size_t k) {
         apply_imports(strip(k), imports[k]);
         strip(k).replan_near(imports[k].imported);
       });

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <exception>
 #include <optional>
 #include <utility>
 
@@ -294,10 +295,21 @@ void WorkerCrew::run_tasks(size_t count, const std::function<void(size_t)>& task
     return;
   }
   GOL_CHECK(count <= kMaxChunks);
+  // A pass's body must not throw: each task's exception waits for the pass.
+  std::vector<std::exception_ptr> errors(count);
   run_pass(count, 1, static_cast<int>(std::min<size_t>(count, static_cast<size_t>(threads_))),
            [&](size_t begin, size_t end) {
-             for (size_t i = begin; i < end; ++i) task(i);
+             for (size_t i = begin; i < end; ++i) {
+               try {
+                 task(i);
+               } catch (...) {
+                 errors[i] = std::current_exception();
+               }
+             }
            });
+  for (const std::exception_ptr& error : errors) {
+    if (error != nullptr) std::rethrow_exception(error);
+  }
 }
 
 void WorkerCrew::run_pass(size_t count, size_t chunk, int members,

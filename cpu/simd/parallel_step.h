@@ -35,10 +35,12 @@ class WorkerCrew {
   // `body` must not throw (a throw ends the program).
   void parallel_for(size_t count, size_t chunk, const std::function<void(size_t, size_t)>& body);
   // Runs task(i) for each i < count, member i taking task i (pass after
-  // pass the same thread, so a task's data stays in its core's cache),
-  // and a member done early taking what is left of a late one's. For a
-  // few long pieces of work, such as a world's strips, that parallel_for()
-  // would give to fewer members. `task` must not throw.
+  // pass the same thread, so a task's data stays in its core's cache; with
+  // more tasks than members, each takes a run of them), and a member done
+  // early taking what is left of a late one's. For a few long pieces of
+  // work, such as a world's strips, that parallel_for() would give to
+  // fewer members. What a task throws is thrown here once every task is
+  // done (the lowest task's, where several throw), as without a crew.
   void run_tasks(size_t count, const std::function<void(size_t)>& task);
   // Whether workers spin for the passes; if not, each pass wakes them.
   bool spinning() const { return fallback_ == nullptr && threads_ > 1; }

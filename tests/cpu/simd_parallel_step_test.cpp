@@ -201,6 +201,32 @@ TEST(WorkerCrew, RunTasksRunsEachTaskOnce) {
   }
 }
 
+// What a task throws reaches the caller after the pass, with spinning
+// workers or without, and passes run after it.
+TEST(WorkerCrew, RunTasksThrowsWhatATaskThrew) {
+  const int hardware = static_cast<int>(std::thread::hardware_concurrency());
+  for (int threads : {2, std::max(hardware, 1) + 1}) {
+    SCOPED_TRACE(threads);
+    ParallelTileStepper stepper(threads, SimdLibrary::kHighway);
+    stepper.with_crew([&](WorkerCrew& crew) {
+      std::vector<std::atomic<int>> runs(3);
+      EXPECT_THROW(crew.run_tasks(runs.size(),
+                                  [&](size_t task) {
+                                    runs[task].fetch_add(1);
+                                    if (task == 1) throw std::runtime_error("task 1");
+                                  }),
+                   std::runtime_error);
+      // The crew runs the others; TBB (the fallback) may cancel them.
+      if (crew.spinning()) {
+        for (const auto& count : runs) EXPECT_EQ(count.load(), 1);
+      }
+      std::atomic<int> after{0};
+      crew.run_tasks(2, [&](size_t) { after.fetch_add(1); });
+      EXPECT_EQ(after.load(), 2);
+    });
+  }
+}
+
 TEST(WorkerCrew, ASessionsExceptionLeavesNoWorkerBehind) {
   ParallelTileStepper stepper(2, SimdLibrary::kHighway);
   EXPECT_THROW(stepper.with_crew([](WorkerCrew& crew) {
