@@ -90,14 +90,17 @@ std::vector<int64_t> strip_starts(const sparse::SparseGrid& grid, size_t strips)
 // both generations of each, and its own tiles there that the neighbour
 // lacks (to be emptied).
 struct StripImports {
-  std::vector<TileCoord> coords;
-  std::vector<Tile> generations;  // the current and the previous, by coordinate
+  struct Taken {
+    TileCoord coord;
+    Tile current;
+    Tile previous;
+  };
+  std::vector<Taken> taken;
   std::vector<int32_t> emptied;
   std::vector<int32_t> imported;  // the slots that changed, to plan near
 
   void clear() {
-    coords.clear();
-    generations.clear();
+    taken.clear();
     emptied.clear();
     imported.clear();
   }
@@ -117,9 +120,8 @@ void gather_column(const sparse::SparseGrid& into, const sparse::SparseGrid& fro
         into.changed_in(slot) <= since) {
       continue;
     }
-    imports.coords.push_back(coord);
-    imports.generations.push_back(from.map().tile(parity, there));
-    imports.generations.push_back(from.map().tile(parity ^ 1, there));
+    imports.taken.push_back(
+        {coord, from.map().tile(parity, there), from.map().tile(parity ^ 1, there)});
   }
   for (int32_t slot : into.column_tiles(column, column)) {
     if (from.map().find(into.map().coord(slot)) == sparse::TileMap::kAbsent) {
@@ -133,12 +135,10 @@ void gather_column(const sparse::SparseGrid& into, const sparse::SparseGrid& fro
 // live border), which must then still take the neighbour's tile there; one
 // made where the neighbour has none is empty already.
 void apply_imports(sparse::SparseGrid& into, StripImports& imports) {
-  for (size_t i = 0; i < imports.coords.size(); ++i) {
-    int32_t slot = into.map().find(imports.coords[i]);
-    if (slot == sparse::TileMap::kAbsent) slot = into.ensure_tile(imports.coords[i]);
-    if (into.import_tile(slot, imports.generations[2 * i], imports.generations[2 * i + 1])) {
-      imports.imported.push_back(slot);
-    }
+  for (const StripImports::Taken& tile : imports.taken) {
+    int32_t slot = into.map().find(tile.coord);
+    if (slot == sparse::TileMap::kAbsent) slot = into.ensure_tile(tile.coord);
+    if (into.import_tile(slot, tile.current, tile.previous)) imports.imported.push_back(slot);
   }
   const Tile empty{};
   for (int32_t slot : imports.emptied) {
