@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/grid_stepper.h"
+#include "engine/strip_exchange.h"
 
 namespace gol {
 namespace {
@@ -81,69 +82,6 @@ std::vector<int64_t> strip_starts(const sparse::SparseGrid& grid, size_t strips)
     }
   }
   return starts;
-}
-
-// What a strip takes of its neighbours between epochs, gathered while
-// every strip is only read and then applied by each strip's own thread, so
-// that the strips exchange concurrently: the tiles of the columns it
-// ghosts or freezes that either side changed since they were made equal,
-// both generations of each, and its own tiles there that the neighbour
-// lacks (to be emptied).
-struct StripImports {
-  struct Taken {
-    TileCoord coord;
-    Tile current;
-    Tile previous;
-  };
-  std::vector<Taken> taken;
-  std::vector<int32_t> emptied;
-  std::vector<int32_t> imported;  // the slots that changed, to plan near
-
-  void clear() {
-    taken.clear();
-    emptied.clear();
-    imported.clear();
-  }
-};
-
-// Notes in `imports` what makes `into`'s tiles in `column` (ghosts or
-// frozen) what `from` holds there (its own tiles, absent ones empty). A
-// pair neither side has changed since generation `since`, when they were
-// made equal, is left as it is.
-void gather_column(const sparse::SparseGrid& into, const sparse::SparseGrid& from, int64_t column,
-                   uint64_t since, StripImports& imports) {
-  const int parity = static_cast<int>(into.generation() & 1);
-  for (int32_t there : from.column_tiles(column, column)) {
-    const TileCoord coord = from.map().coord(there);
-    const int32_t slot = into.map().find(coord);
-    if (slot != sparse::TileMap::kAbsent && from.changed_in(there) <= since &&
-        into.changed_in(slot) <= since) {
-      continue;
-    }
-    imports.taken.push_back(
-        {coord, from.map().tile(parity, there), from.map().tile(parity ^ 1, there)});
-  }
-  for (int32_t slot : into.column_tiles(column, column)) {
-    if (from.map().find(into.map().coord(slot)) == sparse::TileMap::kAbsent) {
-      imports.emptied.push_back(slot);
-    }
-  }
-}
-
-// Applies what gather_column() noted, the neighbour's tiles first:
-// importing one may make an absent neighbour in a column (empty, beside a
-// live border), which must then still take the neighbour's tile there; one
-// made where the neighbour has none is empty already.
-void apply_imports(sparse::SparseGrid& into, StripImports& imports) {
-  for (const StripImports::Taken& tile : imports.taken) {
-    int32_t slot = into.map().find(tile.coord);
-    if (slot == sparse::TileMap::kAbsent) slot = into.ensure_tile(tile.coord);
-    if (into.import_tile(slot, tile.current, tile.previous)) imports.imported.push_back(slot);
-  }
-  const Tile empty{};
-  for (int32_t slot : imports.emptied) {
-    if (into.import_tile(slot, empty, empty)) imports.imported.push_back(slot);
-  }
 }
 
 // Makes `into`'s tiles in columns [first, last] what `from` holds there,
@@ -386,6 +324,7 @@ uint64_t GridStepper::step_strips(sparse::SparseGrid& grid, const Rule& rule, ui
         }
       });
       crew.run_tasks(count, [&](size_t k) {
+        strip(k).clear_freed_near_ends();
         apply_imports(strip(k), imports[k]);
         strip(k).replan_near(imports[k].imported);
       });

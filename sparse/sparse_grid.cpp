@@ -362,6 +362,7 @@ void SparseGrid::start_empty_plane(uint64_t generation, int64_t first, int64_t l
   strip_first_ = first;
   strip_last_ = last;
   counting_columns_ = first != -kNoColumnLimit || last != kNoColumnLimit - 1;
+  freed_near_ends_.clear();
 }
 
 void SparseGrid::drain(const TileMover& visit) {
@@ -462,6 +463,7 @@ void SparseGrid::end_strip() {
   strip_last_ = kNoColumnLimit - 1;
   counting_columns_ = false;
   column_slots_.clear();
+  freed_near_ends_.clear();
   map_.release_empty_slabs();
 }
 
@@ -490,6 +492,14 @@ void SparseGrid::add_to_column(int32_t slot, int64_t tx) {
   std::vector<int32_t>& column = column_slots_[tx];
   column_place_[static_cast<size_t>(slot)] = static_cast<int32_t>(column.size());
   column.push_back(slot);
+}
+
+void SparseGrid::note_freed(int32_t slot) {
+  if (!counting_columns_) return;
+  const TileCoord coord = map_.coord(slot);
+  if (coord.tx < strip_first_ + kStripEdgeColumns || coord.tx > strip_last_ - kStripEdgeColumns) {
+    freed_near_ends_.push_back(coord);
+  }
 }
 
 void SparseGrid::remove_from_column(int32_t slot) {
@@ -671,6 +681,7 @@ void SparseGrid::finish_generation() {
     for (size_t i = 0; i < stepped; ++i) {
       const int32_t slot = active_[i];
       if (outcomes_[i].maybe_free && owners_[slot] == TileOwner::kCpu && !shows_live_border(slot)) {
+        note_freed(slot);
         remove_from_column(slot);
         map_.free(slot);
         take_wake(slot);

@@ -283,6 +283,12 @@ class SparseGrid {
   // The generation (counted from 1) in which `slot` last changed (differed
   // from two generations before) or was made; 0 if never since load().
   uint64_t changed_in(int32_t slot) const { return map_.changed_in(slot); }
+  // A strip's own tiles freed in the kStripEdgeColumns columns at each of
+  // its ends (those its neighbours ghost and freeze) since the last
+  // clear_freed_near_ends(): what an exchange must empty on the other side
+  // though no tile held there changed.
+  std::span<const TileCoord> freed_near_ends() const { return freed_near_ends_; }
+  void clear_freed_near_ends() { freed_near_ends_.clear(); }
 
   // Every tile as held here: GPU tiles as of their last import.
   uint64_t population() const;
@@ -407,7 +413,10 @@ class SparseGrid {
   int64_t strip_last_ = kNoColumnLimit - 1;
   bool counting_columns_ = false;
   std::unordered_map<int64_t, std::vector<int32_t>> column_slots_;
-  PopulatedVector<int32_t> column_place_;  // by slot
+  PopulatedVector<int32_t> column_place_;   // by slot
+  std::vector<TileCoord> freed_near_ends_;  // see freed_near_ends()
+  // Notes a strip's own tile about to be freed, where freed_near_ends() asks.
+  void note_freed(int32_t slot);
   // In a plane block, by index into active_: the live cells of a tile's
   // first and last rows and of its OR of rows that face an absent
   // neighbour (finish_block_generation() makes it).

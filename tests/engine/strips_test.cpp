@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/grid_stepper.h"
+#include "engine/strip_exchange.h"
 #include "patterns/catalogue.h"
 #include "patterns/soup.h"
 #include "sparse/sparse_grid.h"
@@ -292,6 +293,93 @@ TEST(StripGrid, MovesItsColumnsWakingOnlyTheFrozenTilesThatStepAgain) {
   GridStepper stepper(1, cpu::SimdLibrary::kHighway);
   stepper.step(grid, Rule::conway(), 4);
   EXPECT_EQ(grid.population(), 4u * grid.tile_count());
+}
+
+// Whether `into` holds, in columns [first, last], exactly what `from`
+// holds there: each of its tiles equal to `from`'s at both generations
+// (empty where `from` has none), and a tile wherever `from` has one.
+void expect_columns_match(const sparse::SparseGrid& into, const sparse::SparseGrid& from,
+                          int64_t first, int64_t last) {
+  const Tile empty{};
+  for (int32_t slot : into.column_tiles(first, last)) {
+    const TileCoord coord = into.map().coord(slot);
+    const int32_t there = from.map().find(coord);
+    for (int parity = 0; parity < 2; ++parity) {
+      const Tile& expected =
+          there == sparse::TileMap::kAbsent ? empty : from.map().tile(parity, there);
+      EXPECT_TRUE(into.map().tile(parity, slot) == expected)
+          << "tile " << coord.tx << "," << coord.ty << " parity " << parity;
+    }
+  }
+  for (int32_t there : from.column_tiles(first, last)) {
+    EXPECT_NE(into.map().find(from.map().coord(there)), sparse::TileMap::kAbsent);
+  }
+}
+
+// One exchange across a cut at column 0: the west strip takes the east's
+// first kEdge columns into its ghost and frozen ones.
+void take_east_columns(sparse::SparseGrid& west, sparse::SparseGrid& east, uint64_t since) {
+  StripImports imports;
+  for (int64_t column = 0; column < kEdge; ++column) {
+    gather_column(west, east, column, since, imports);
+  }
+  east.clear_freed_near_ends();
+  apply_imports(west, imports);
+  west.replan_near(imports.imported);
+}
+
+// A glider coming west out of the west strip's frozen column meets a block
+// in its last ghost column, and both vanish. In the west strip the glider
+// stands still, so the block stays, unchanged since the last exchange;
+// in the east strip, which owns both columns, the block's tile is freed.
+// The exchange must still empty the west's copy: the east's freed tile is
+// the only trace of the change.
+TEST(StripExchange, EmptiesACopyOfATileTheOwnerChangedAndFreed) {
+  const int64_t block_tx = kGhosts - 1;  // the west strip's last ghost column
+  ASSERT_EQ(block_tx + 1, kEdge - 1);    // and its frozen column beside it
+  const int64_t bx = block_tx * kTileSize + 60;
+  CellSet cells;
+  for (int64_t dx = 0; dx < 2; ++dx) {
+    for (int64_t dy = 0; dy < 2; ++dy) cells.set(bx + dx, 30 + dy);
+  }
+  // Heading west and south, eight cells east of the block and eight above:
+  // the pair annihilates in generation 25.
+  for (auto [x, y] : {std::pair{1, 0}, {0, 1}, {0, 2}, {1, 2}, {2, 2}}) {
+    cells.set(bx + 8 + x, 22 + y);
+  }
+  sparse::SparseGrid world;
+  world.load(cells, Topology::plane(), false);
+  sparse::SparseGrid west;
+  sparse::SparseGrid east;
+  west.start_empty_plane(0, -kEdge, -1);
+  east.start_empty_plane(0, 0, kEdge + 2);
+  world.drain([&](TileCoord coord, const Tile& current, const Tile& previous, sparse::TileOwner,
+                  BandMask bands) {
+    west.place_tile(coord, current, previous, bands);
+    east.place_tile(coord, current, previous, bands);
+  });
+  west.replan();
+  east.replan();
+  GridStepper stepper(1, cpu::SimdLibrary::kHighway);
+  stepper.step(west, Rule::conway(), 1);
+  stepper.step(east, Rule::conway(), 1);
+  take_east_columns(west, east, 0);
+  expect_columns_match(west, east, 0, kEdge - 1);
+
+  const uint64_t since = west.generation();
+  stepper.step(west, Rule::conway(), 60);
+  stepper.step(east, Rule::conway(), 60);
+  const TileCoord block_tile{block_tx, 0};
+  ASSERT_EQ(east.map().find(block_tile), sparse::TileMap::kAbsent) << "the block was not freed";
+  ASSERT_EQ(east.freed_near_ends().size(), 2u);  // the block's tile and the glider's
+  const int32_t copy = west.map().find(block_tile);
+  ASSERT_NE(copy, sparse::TileMap::kAbsent);
+  ASSERT_LE(west.changed_in(copy), since);
+  ASSERT_FALSE(west.map().tile(0, copy).empty());
+  take_east_columns(west, east, since);
+  expect_columns_match(west, east, 0, kEdge - 1);
+  EXPECT_TRUE(west.map().tile(0, copy).empty());
+  EXPECT_TRUE(east.freed_near_ends().empty());
 }
 
 }  // namespace
