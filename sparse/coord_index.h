@@ -28,6 +28,8 @@ class CoordIndex {
   // Removes `coord`; it must be present.
   void erase(TileCoord coord);
   size_t size() const { return size_; }
+  // How many coordinates it holds before it grows (and rehashes).
+  size_t room() const { return entries_.size() / 2; }
 
  private:
   struct Entry {

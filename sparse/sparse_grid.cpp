@@ -326,6 +326,14 @@ void SparseGrid::commit_written(size_t first, std::span<const TileChange> change
   for (size_t i = 0; i < changes.size(); ++i) commit_one(first + i, changes[i]);
 }
 
+void SparseGrid::reserve_tiles(size_t tiles) {
+  map_.reserve(tiles);
+  from_neighbours_.reserve(tiles);
+  from_self_.reserve(tiles);
+  owners_.reserve(tiles);
+  column_place_.reserve(tiles);
+}
+
 void SparseGrid::fit_slot_arrays() {
   // Released slabs shrink the slot range and their slots come back as new
   // tiles, CPU-owned.

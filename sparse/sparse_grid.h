@@ -307,6 +307,11 @@ class SparseGrid {
   uint64_t cpu_population() const;
   CellSet cpu_cells() const;
   size_t tile_count() const { return map_.size(); }
+  // How many tiles it holds before its coordinate index grows (the tables
+  // by slot grow about then too), and room for `tiles` tiles in all of
+  // them at once.
+  size_t tile_room() const { return map_.room(); }
+  void reserve_tiles(size_t tiles);
   // Whether every tile is the CPU's (no GPU tiles or ghosts).
   bool all_cpu() const { return tiles_not_cpu_ == 0; }
   const TileMap& map() const { return map_; }

@@ -162,6 +162,8 @@ class TileMap {
   size_t slot_count() const { return slabs_.size() * kSlabSlots; }
   // Tiles held now.
   size_t size() const { return index_.size(); }
+  // How many tiles it holds before its coordinate index grows.
+  size_t room() const { return index_.room(); }
   // The slots of the tiles held now, in no particular order: what passes
   // over the whole world walk, so they cost the tiles held, not the slots.
   std::span<const int32_t> held() const { return held_; }

@@ -373,5 +373,20 @@ TEST(SparseGrid, WorldsBeyondTheMemoryBudgetAreRefusedBeforeAllocating) {
   set_memory_budget(saved);
 }
 
+// Room made ahead (as strips make it between epochs) is room kept: the
+// index grows again only once the tiles made fill it.
+TEST(SparseGrid, RoomMadeAheadIsKeptWhileTilesAreMade) {
+  SparseGrid grid;
+  grid.load(CellSet{}, Topology::plane(), false);
+  const size_t room = grid.tile_room();
+  grid.reserve_tiles(4 * room);
+  ASSERT_GE(grid.tile_room(), 4 * room);
+  const size_t reserved = grid.tile_room();
+  for (int64_t i = 0; grid.tile_count() < reserved; ++i) grid.ensure_tile({i % 256, i / 256});
+  EXPECT_EQ(grid.tile_room(), reserved);
+  grid.ensure_tile({-1, -1});
+  EXPECT_GT(grid.tile_room(), reserved);
+}
+
 }  // namespace
 }  // namespace gol::sparse
