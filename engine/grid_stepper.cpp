@@ -58,7 +58,8 @@ GridStepper::GridStepper(int threads, cpu::SimdLibrary library)
 
 uint64_t GridStepper::step(sparse::SparseGrid& grid, const Rule& rule, uint64_t generations) {
   uint64_t last_stepped = 0;
-  uint64_t done = 0;
+  // A world left in strips by the last call steps on in them.
+  uint64_t done = segment_ ? step_segment(grid, rule, generations, last_stepped) : 0;
   const auto block_depth = [&]() -> uint64_t {
     if (!grid.suits_blocks()) return 0;
     if (block_depth_ != 0) return std::min(block_depth_, generations - done);
@@ -79,13 +80,10 @@ uint64_t GridStepper::step(sparse::SparseGrid& grid, const Rule& rule, uint64_t 
       grid.advance_asleep(generations - done);
       return 0;
     }
-    if (const size_t strips = strip_count(grid, generations - done); strips >= 2) {
-      if (const uint64_t stepped =
-              step_strips(grid, rule, generations - done, strips, last_stepped);
-          stepped != 0) {
-        done += stepped;
-        continue;
-      }
+    if (const size_t strips = strip_count(grid, generations - done);
+        strips >= 2 && cut_strips(grid, strips)) {
+      done += step_segment(grid, rule, generations - done, last_stepped);
+      continue;
     }
     if (const uint64_t depth = block_depth(); depth >= 2) {
       last_stepped = step_block(grid, rule, depth);

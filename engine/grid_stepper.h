@@ -10,6 +10,7 @@
 #include "cpu/simd/parallel_step.h"
 #include "engine/core/rule.h"
 #include "engine/crew_judge.h"
+#include "engine/strip_exchange.h"
 #include "engine/torus_blocks.h"
 #include "sparse/sparse_grid.h"
 
@@ -50,7 +51,23 @@ class GridStepper {
   // exchanges of the columns beside the cuts (off by default). Cutting and
   // merging renumber the tiles' slots, which a caller holding slots across
   // step() calls (the hybrid) must not allow.
+  //
+  // A world cut into strips stays cut from one step() call to the next
+  // (merging took 5-10 ms of the spacefiller's 0.4 s, and a caller stepping
+  // in chunks, as `gol run` does, had its world cut and merged each time, or
+  // stepped whole where a chunk was too short to pay for a cut). Between
+  // calls the caller reads it through world_parts(), or has it merged; it
+  // passes the same grid to each call, and has the strips merged before it
+  // loads another world into that grid.
   void allow_strips(bool on) { strips_allowed_ = on; }
+  // The grids holding the world `grid` steps in: `grid` alone, or while
+  // the world is held in strips, each strip (`grid` the first). Either way
+  // the world's cells are the CPU tiles of the parts (SparseGrid's cpu_
+  // reads): a strip also holds copies of its neighbours' columns.
+  std::vector<const sparse::SparseGrid*> world_parts(const sparse::SparseGrid& grid) const;
+  // Merges a world held in strips back into `grid` (for a caller about to
+  // read or change `grid` itself).
+  void merge_strips(sparse::SparseGrid& grid);
   // Segments stepped in strips since construction, and how often a cut
   // moved between epochs to even out the strips' time.
   uint64_t strip_segments() const { return strip_segments_; }
@@ -121,13 +138,6 @@ class GridStepper {
   // Strips (sparse::SparseGrid::kMaxStripEpoch): how many a plane world is
   // cut into for its next `generations`, or 0 to step it whole.
   size_t strip_count(const sparse::SparseGrid& grid, uint64_t generations) const;
-  // One segment of at most `generations` in strips, each stepped alone by
-  // a thread of its own between exchanges of ghost columns, and merged
-  // back into `grid`; returns the generations done (0: not cut after all;
-  // fewer than asked where the world grew active enough for more strips)
-  // and sets `last_stepped`.
-  uint64_t step_strips(sparse::SparseGrid& grid, const Rule& rule, uint64_t generations,
-                       size_t strips, uint64_t& last_stepped);
   // What one strip's thread counts while stepping it.
   struct StripTally {
     uint64_t tiles = 0;
@@ -136,6 +146,39 @@ class GridStepper {
     uint64_t work = 0;  // see kTileWork
     uint64_t blocks = 0;
   };
+  // A segment: the world held in strips, each stepped alone by a thread
+  // of its own between exchanges of ghost columns, from its cut to its
+  // merge, over as many step() calls as it lasts.
+  struct StripSegment {
+    std::vector<int64_t> starts;  // the first column of each strip but the first
+    bool moving = false;          // whether the cuts move between epochs
+    size_t active_at_cut = 0;
+    uint64_t end = 0;  // the generation at which a segment of fixed cuts ends
+    std::vector<StripTally> tallies;
+    std::vector<PlaneBlockScratch> scratch;
+    std::vector<StripImports> imports;
+    // What each strip did in its last epoch, and its pace: seconds per
+    // unit of work, remembered over its recent epochs.
+    std::vector<uint64_t> last_work;
+    std::vector<double> seconds;
+    std::vector<double> paced_work;
+    size_t count() const { return starts.size() + 1; }
+  };
+  // Cuts `grid` into `strips` for a segment; false where the active tiles'
+  // columns allow no cut.
+  bool cut_strips(sparse::SparseGrid& grid, size_t strips);
+  // Steps the segment by up to `generations` and sets `last_stepped`;
+  // returns the generations done. Merges it back into `grid` where it ends
+  // first: its world grew active enough for more strips or fell asleep,
+  // neared the plane's edge, or its fixed cuts' time is up.
+  uint64_t step_segment(sparse::SparseGrid& grid, const Rule& rule, uint64_t generations,
+                        uint64_t& last_stepped);
+  // Whether the segment's world must be merged before another epoch.
+  bool segment_ends(const sparse::SparseGrid& grid) const;
+  // Strip k of the segment: `grid` is the first.
+  sparse::SparseGrid& strip(sparse::SparseGrid& grid, size_t k) const {
+    return k == 0 ? grid : *strip_grids_[k];
+  }
   void step_strip_alone(sparse::SparseGrid& strip, const Rule& rule, uint64_t generations,
                         StripTally& tally, PlaneBlockScratch& scratch) const;
 
@@ -144,6 +187,7 @@ class GridStepper {
   // segment the first strip is the world's own grid, whose emptied former
   // self waits in strip_grids_[0] to take the merge.
   std::vector<std::unique_ptr<sparse::SparseGrid>> strip_grids_;
+  std::unique_ptr<StripSegment> segment_;  // while the world is held in strips
   CrewJudge judge_;
   TorusBlocks blocks_;
   PlaneBlockScratch plane_block_scratch_;

@@ -28,9 +28,11 @@ constexpr int64_t kStripEdgeMargin = int64_t{1} << 40;
 // (a few tens of nanoseconds each): a cut pays only over more than about
 // 70 generations for each tile held per tile active. So a world is cut
 // only for kMinStripRun generations or more, and at least kWorthCutting
-// for each tile per active one. Cut in two, a segment (cut, epochs,
-// merge) lasts as long as the call, the cut moving with the work, unless
-// the world grows active enough for more strips than it was cut into.
+// for each tile per active one (the call's generations, though a segment
+// may outlast its call). Cut in two, a segment (cut, epochs, merge) lasts
+// until the world grows active enough for more strips than it was cut
+// into, or falls asleep, or its caller needs it whole, the cut moving with
+// the work.
 // Cut in more, the moves and the exchanges, all on one thread, cost more
 // than they save (16 strips of a spacefiller on a 16-core host: 1814 moves
 // took 0.80 s and the exchanges 0.33 s of a 1.56 s run, against 0.32 s of
@@ -63,6 +65,19 @@ constexpr double kPaceRange = 4;
 // few active ones.
 constexpr double kMoveHorizon = 1024;
 constexpr size_t kTileMoveWork = 256;
+
+// Whether an active tile of `grid` is within kStripEdgeMargin tiles of
+// the plane's edge.
+bool nears_plane_edge(const sparse::SparseGrid& grid) {
+  constexpr int64_t kSafe = sparse::kMaxTileCoordinate - kStripEdgeMargin;
+  for (int32_t slot : grid.active()) {
+    const TileCoord coord = grid.map().coord(slot);
+    if (coord.tx <= -kSafe || coord.tx >= kSafe || coord.ty <= -kSafe || coord.ty >= kSafe) {
+      return true;
+    }
+  }
+  return false;
+}
 
 // The first column of each strip but the first: the active tiles' columns
 // cut into `strips` near-equal shares, fewer where one column holds more
@@ -251,43 +266,40 @@ size_t GridStepper::strip_count(const sparse::SparseGrid& grid, uint64_t generat
   const size_t active = grid.active().size();
   const size_t strips = std::min(threads, active / kMinStripTiles);
   if (strips < 2 || generations * active < kWorthCutting * grid.tile_count()) return 0;
-  constexpr int64_t kSafe = sparse::kMaxTileCoordinate - kStripEdgeMargin;
-  for (int32_t slot : grid.active()) {
-    const TileCoord coord = grid.map().coord(slot);
-    if (coord.tx <= -kSafe || coord.tx >= kSafe || coord.ty <= -kSafe || coord.ty >= kSafe) {
-      return 0;
-    }
-  }
-  return strips;
+  return nears_plane_edge(grid) ? 0 : strips;
 }
 
-uint64_t GridStepper::step_strips(sparse::SparseGrid& grid, const Rule& rule, uint64_t generations,
-                                  size_t strips, uint64_t& last_stepped) {
+bool GridStepper::cut_strips(sparse::SparseGrid& grid, size_t strips) {
   std::vector<int64_t> starts = strip_starts(grid, strips);
-  if (starts.empty()) return 0;
-  const size_t count = starts.size() + 1;
-  const auto threads = static_cast<size_t>(workers_.threads());
-  const size_t active_at_cut = grid.active().size();
-  const bool moving = count <= kMaxMovingStrips;
-  if (!moving) {
-    generations =
-        std::min(generations, std::max(kMinSegment, kSegmentPerRatio * grid.tile_count() /
-                                                        std::max<size_t>(active_at_cut, 1)));
+  if (starts.empty()) return false;
+  auto segment = std::make_unique<StripSegment>();
+  segment->starts = std::move(starts);
+  const size_t count = segment->count();
+  segment->moving = count <= kMaxMovingStrips;
+  segment->active_at_cut = grid.active().size();
+  if (!segment->moving) {
+    segment->end =
+        grid.generation() + std::max(kMinSegment, kSegmentPerRatio * grid.tile_count() /
+                                                      std::max<size_t>(segment->active_at_cut, 1));
   }
+  segment->tallies.resize(count);
+  segment->scratch.resize(count);
+  segment->imports.resize(count);
+  segment->last_work.assign(count, 0);
+  segment->seconds.assign(count, 0.0);
+  segment->paced_work.assign(count, 0.0);
   while (strip_grids_.size() < count)
     strip_grids_.push_back(std::make_unique<sparse::SparseGrid>());
-  const auto strip = [&](size_t k) -> sparse::SparseGrid& {
-    return k == 0 ? grid : *strip_grids_[k];
-  };
+  const std::vector<int64_t>& cuts = segment->starts;
   const auto first_column = [&](size_t k) {
-    return k == 0 ? -sparse::SparseGrid::kNoColumnLimit : starts[k - 1];
+    return k == 0 ? -sparse::SparseGrid::kNoColumnLimit : cuts[k - 1];
   };
   const auto last_column = [&](size_t k) {
-    return k + 1 == count ? sparse::SparseGrid::kNoColumnLimit - 1 : starts[k] - 1;
+    return k + 1 == count ? sparse::SparseGrid::kNoColumnLimit - 1 : cuts[k] - 1;
   };
 
-  // Cut: the world's tiles move into fresh strips (each takes its columns
-  // and the two beyond each end), and the first becomes the world's grid.
+  // The world's tiles move into fresh strips (each takes its columns and
+  // the two beyond each end), and the first becomes the world's grid.
   // Moving, not copying, keeps the peak near one world's worth of tiles.
   const uint64_t generation = grid.generation();
   for (size_t k = 0; k < count; ++k) {
@@ -302,98 +314,134 @@ uint64_t GridStepper::step_strips(sparse::SparseGrid& grid, const Rule& rule, ui
     }
   });
   std::swap(grid, *strip_grids_[0]);
-  for (size_t k = 0; k < count; ++k) strip(k).replan();
+  for (size_t k = 0; k < count; ++k) strip(grid, k).replan();
+  segment_ = std::move(segment);
+  ++strip_segments_;
+  return true;
+}
 
-  std::vector<StripTally> tallies(count);
-  std::vector<PlaneBlockScratch> scratch(count);
-  std::vector<StripImports> imports(count);
-  // What each strip did in its last epoch, and its pace: seconds per unit
-  // of work, remembered over its recent epochs (each kPaceMemory as much as
-  // the next). A strip runs on the same core epoch after epoch: on a crew,
-  // whose members spin between its passes, so that the exchanges between
-  // epochs (each strip taking its neighbours' columns, on its own thread)
-  // and the next epoch start without waking a thread.
-  std::vector<uint64_t> last_work(count, 0);
-  std::vector<double> seconds(count, 0.0);
-  std::vector<double> paced_work(count, 0.0);
+bool GridStepper::segment_ends(const sparse::SparseGrid& grid) const {
+  const StripSegment& segment = *segment_;
+  const size_t count = segment.count();
+  if (!segment.moving && grid.generation() >= segment.end) return true;
+  size_t active = 0;
+  for (size_t k = 0; k < count; ++k) {
+    active += (k == 0 ? grid : *strip_grids_[k]).active().size();
+  }
+  // Asleep, it jumps ahead whole. Grown active enough for another strip,
+  // it is cut again, once its active tiles have doubled (so that a world
+  // whose columns allow no more strips is not cut again and again).
+  if (active == 0) return true;
+  return segment.moving && count < static_cast<size_t>(workers_.threads()) &&
+         active >= kMinStripTiles * (count + 1) && active >= 2 * segment.active_at_cut;
+}
+
+uint64_t GridStepper::step_segment(sparse::SparseGrid& grid, const Rule& rule, uint64_t generations,
+                                   uint64_t& last_stepped) {
+  StripSegment& segment = *segment_;
+  const size_t count = segment.count();
+  std::vector<int64_t>& starts = segment.starts;
+  // Checked once a call, as strip_count() checks a world before its cut:
+  // within a call no world drifts from there to the edge.
+  for (size_t k = 0; k < count; ++k) {
+    if (nears_plane_edge(strip(grid, k))) {
+      merge_strips(grid);
+      last_stepped = grid.active().size();
+      return 0;
+    }
+  }
   uint64_t done = 0;
+  // A strip runs on the same core epoch after epoch: on a crew, whose
+  // members spin between its passes, so that the exchanges between epochs
+  // (each strip taking its neighbours' columns, on its own thread) and the
+  // next epoch start without waking a thread.
   workers_.with_crew([&](cpu::WorkerCrew& crew) {
-    while (done < generations) {
-      const uint64_t epoch = std::min(sparse::SparseGrid::kMaxStripEpoch, generations - done);
+    while (done < generations && !segment_ends(grid)) {
+      uint64_t epoch = std::min(sparse::SparseGrid::kMaxStripEpoch, generations - done);
+      if (!segment.moving) epoch = std::min(epoch, segment.end - grid.generation());
       const uint64_t since = grid.generation();
       crew.run_tasks(count, [&](size_t k) {
-        const uint64_t work_before = tallies[k].work;
+        StripTally& tally = segment.tallies[k];
+        const uint64_t work_before = tally.work;
         const auto start = std::chrono::steady_clock::now();
-        step_strip_alone(strip(k), rule, epoch, tallies[k], scratch[k]);
+        step_strip_alone(strip(grid, k), rule, epoch, tally, segment.scratch[k]);
         const double elapsed =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        last_work[k] = tallies[k].work - work_before;
-        seconds[k] = seconds[k] * kPaceMemory + elapsed;
-        paced_work[k] = paced_work[k] * kPaceMemory + static_cast<double>(last_work[k]);
+        segment.last_work[k] = tally.work - work_before;
+        segment.seconds[k] = segment.seconds[k] * kPaceMemory + elapsed;
+        segment.paced_work[k] =
+            segment.paced_work[k] * kPaceMemory + static_cast<double>(segment.last_work[k]);
       });
       done += epoch;
       // Each side of a cut takes the other's kEdge nearest columns.
       crew.run_tasks(count, [&](size_t k) {
-        imports[k].clear();
+        StripImports& imports = segment.imports[k];
+        imports.clear();
         for (int64_t edge = 0; edge < kEdge; ++edge) {
           if (k > 0)
-            gather_column(strip(k), strip(k - 1), starts[k - 1] - 1 - edge, since, imports[k]);
+            gather_column(strip(grid, k), strip(grid, k - 1), starts[k - 1] - 1 - edge, since,
+                          imports);
           if (k + 1 < count)
-            gather_column(strip(k), strip(k + 1), starts[k] + edge, since, imports[k]);
+            gather_column(strip(grid, k), strip(grid, k + 1), starts[k] + edge, since, imports);
         }
       });
       std::vector<const sparse::SparseGrid*> all(count);
-      for (size_t k = 0; k < count; ++k) all[k] = &strip(k);
+      for (size_t k = 0; k < count; ++k) all[k] = &strip(grid, k);
       const std::vector<char> grow = strips_to_grow(all);
       crew.run_tasks(count, [&](size_t k) {
-        if (grow[k]) strip(k).reserve_tiles(2 * strip(k).tile_room());
-        strip(k).clear_freed_near_ends();
-        apply_imports(strip(k), imports[k]);
-        strip(k).replan_near(imports[k].imported);
+        sparse::SparseGrid& part = strip(grid, k);
+        if (grow[k]) part.reserve_tiles(2 * part.tile_room());
+        part.clear_freed_near_ends();
+        apply_imports(part, segment.imports[k]);
+        part.replan_near(segment.imports[k].imported);
       });
-      if (done == generations) break;
-      if (!moving) continue;
-      // A world grown active enough for another strip is cut again, once
-      // its active tiles have doubled (so that a world whose columns allow
-      // no more strips is not cut again and again).
-      if (count < threads) {
-        size_t active = 0;
-        for (size_t k = 0; k < count; ++k) active += strip(k).active().size();
-        if (active >= kMinStripTiles * (count + 1) && active >= 2 * active_at_cut) break;
-      }
+      if (!segment.moving) continue;
       for (size_t k = 0; k + 1 < count; ++k) {
-        const double pace =
-            relative_pace(seconds[k], paced_work[k], seconds[k + 1], paced_work[k + 1]);
-        const int64_t to = balanced_cut(strip(k), strip(k + 1), starts[k],
-                                        pace * static_cast<double>(last_work[k]),
-                                        static_cast<double>(last_work[k + 1]), pace);
+        const double pace = relative_pace(segment.seconds[k], segment.paced_work[k],
+                                          segment.seconds[k + 1], segment.paced_work[k + 1]);
+        const int64_t to = balanced_cut(strip(grid, k), strip(grid, k + 1), starts[k],
+                                        pace * static_cast<double>(segment.last_work[k]),
+                                        static_cast<double>(segment.last_work[k + 1]), pace);
         if (to == starts[k]) continue;
-        move_cut(strip(k), strip(k + 1), starts[k], to);
+        move_cut(strip(grid, k), strip(grid, k + 1), starts[k], to);
         starts[k] = to;
         ++cut_moves_;
       }
     }
   });
-
-  // Merge: the first strip, the world's grid, keeps its own tiles and
-  // adopts the others' slabs, their tiles where they lie in memory. (The
-  // cut cannot keep the world in place that way: a strip's tiles share
-  // slabs with the others'.)
-  grid.end_strip();
-  for (size_t k = 1; k < count; ++k) {
-    strip(k).end_strip();
-    grid.adopt(strip(k));
-  }
-  grid.replan();
   last_stepped = 0;
-  for (const StripTally& tally : tallies) {
+  for (StripTally& tally : segment.tallies) {
     tiles_stepped_ += tally.tiles;
     cells_computed_ += tally.cells;
     plane_blocks_ += tally.blocks;
     last_stepped += tally.last;
+    tally = StripTally{};
   }
-  ++strip_segments_;
+  if (segment_ends(grid)) merge_strips(grid);
   return done;
+}
+
+void GridStepper::merge_strips(sparse::SparseGrid& grid) {
+  if (!segment_) return;
+  // The first strip, the world's grid, keeps its own tiles and adopts the
+  // others' slabs, their tiles where they lie in memory. (The cut cannot
+  // keep the world in place that way: a strip's tiles share slabs with the
+  // others'.)
+  const size_t count = segment_->count();
+  grid.end_strip();
+  for (size_t k = 1; k < count; ++k) {
+    strip(grid, k).end_strip();
+    grid.adopt(strip(grid, k));
+  }
+  grid.replan();
+  segment_.reset();
+}
+
+std::vector<const sparse::SparseGrid*> GridStepper::world_parts(
+    const sparse::SparseGrid& grid) const {
+  std::vector<const sparse::SparseGrid*> parts = {&grid};
+  for (size_t k = 1; segment_ && k < segment_->count(); ++k) parts.push_back(strip_grids_[k].get());
+  return parts;
 }
 
 void GridStepper::step_strip_alone(sparse::SparseGrid& strip, const Rule& rule,

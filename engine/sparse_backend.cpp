@@ -35,21 +35,46 @@ class SparseBackend final : public Backend {
     const uint64_t computed_before = stepper_.cells_computed();
     stats_.tiles_active = stepper_.step(grid_, rule_, generations);
     stats_.cells_computed += stepper_.cells_computed() - computed_before;
-    stats_.tiles_total = grid_.tile_count();
+    stats_.tiles_total = 0;
+    for (const sparse::SparseGrid* part : parts()) stats_.tiles_total += part->cpu_tile_count();
   }
 
-  uint64_t population() const override { return grid_.population(); }
-  CellSet cells() const override { return grid_.cells(); }
-  std::optional<BBox> bbox() const override { return grid_.bbox(); }
-  void visit_tiles(const TileVisitor& visit) const override { grid_.visit_tiles(visit); }
-  // One part a thread, each a share of the held tiles, on the stepper's
-  // workers.
+  // The reads go through the world's parts: between steps it may be held
+  // in strips (GridStepper::world_parts), whose own tiles are CPU tiles.
+  uint64_t population() const override {
+    uint64_t population = 0;
+    for (const sparse::SparseGrid* part : parts()) population += part->cpu_population();
+    return population;
+  }
+  CellSet cells() const override {
+    CellSet cells;
+    visit_tiles([&](TileCoord coord, const Tile& tile) { cells.put_tile(coord, tile); });
+    return cells;
+  }
+  std::optional<BBox> bbox() const override {
+    std::optional<BBox> box;
+    for (const sparse::SparseGrid* part : parts()) {
+      if (const std::optional<BBox> part_box = part->cpu_bbox()) extend_bbox(box, *part_box);
+    }
+    return box;
+  }
+  void visit_tiles(const TileVisitor& visit) const override {
+    for (const sparse::SparseGrid* part : parts()) part->visit_cpu_tiles(visit);
+  }
+  // One part a thread, on the stepper's workers: a share of the held tiles,
+  // or a strip's own where the world is held in strips (as many as threads
+  // or fewer, each read by the task of its number).
   size_t tile_parts() const override { return static_cast<size_t>(stepper_.threads()); }
   void visit_tiles_in_parts(const PartVisitor& visit) const override {
-    const size_t parts = tile_parts();
-    stepper_.run_tasks(parts, [&](size_t part) {
-      grid_.visit_tiles_share(part, parts,
-                              [&](TileCoord coord, const Tile& tile) { visit(part, coord, tile); });
+    const std::vector<const sparse::SparseGrid*> grids = parts();
+    const size_t tasks = tile_parts();
+    stepper_.run_tasks(tasks, [&](size_t task) {
+      const auto visit_part = [&](TileCoord coord, const Tile& tile) { visit(task, coord, tile); };
+      if (grids.size() == 1) {
+        grids.front()->visit_cpu_tiles_share(task, tasks, visit_part);
+      } else if (task < grids.size()) {
+        grids[task]->visit_cpu_tiles(visit_part);
+      }
     });
   }
   BackendStats stats() const override { return stats_; }
@@ -62,12 +87,15 @@ class SparseBackend final : public Backend {
       throw InputError("rule " + rule.to_string() + " has B0 and cannot run on the plane");
     }
     rule_ = rule;
+    stepper_.merge_strips(grid_);
     grid_.load(std::forward<Cells>(cells), topology, rule.births_on_zero());
     stats_ = BackendStats{};
     stats_.tiles_total = grid_.tile_count();
     stats_.simd_target = cpu::simd_target_name(stepper_.library());
     stats_.threads = stepper_.threads();
   }
+
+  std::vector<const sparse::SparseGrid*> parts() const { return stepper_.world_parts(grid_); }
 
   GridStepper stepper_;
   sparse::SparseGrid grid_;

@@ -303,9 +303,15 @@ class SparseGrid {
   // shares may be visited concurrently.
   void visit_tiles_share(size_t share, size_t shares,
                          const std::function<void(TileCoord, const Tile&)>& visit) const;
-  // Only the tiles the CPU owns (ghosts are the GPU's).
+  // The reads above over only the tiles the CPU owns: a hybrid's ghosts
+  // are the GPU's, and a strip's ghost and frozen columns its neighbours'.
   uint64_t cpu_population() const;
   CellSet cpu_cells() const;
+  std::optional<BBox> cpu_bbox() const;
+  void visit_cpu_tiles(const std::function<void(TileCoord, const Tile&)>& visit) const;
+  void visit_cpu_tiles_share(size_t share, size_t shares,
+                             const std::function<void(TileCoord, const Tile&)>& visit) const;
+  size_t cpu_tile_count() const { return map_.size() - tiles_not_cpu_; }
   size_t tile_count() const { return map_.size(); }
   // How many tiles it holds before its coordinate index grows (the tables
   // by slot grow about then too), and room for `tiles` tiles in all of
@@ -386,6 +392,10 @@ class SparseGrid {
   }
   template <typename Visit>
   void for_each_nonempty(bool cpu_only, Visit visit) const;
+  // The public reads of every tile held, or of the CPU's own.
+  std::optional<BBox> bbox_of(bool cpu_only) const;
+  void visit_share(size_t share, size_t shares, bool cpu_only,
+                   const std::function<void(TileCoord, const Tile&)>& visit) const;
   // for_each_nonempty() over map_.held()[first, end).
   template <typename Visit>
   void for_each_nonempty_in(size_t first, size_t end, bool cpu_only, Visit visit) const;

@@ -53,6 +53,7 @@ uint64_t expect_blocks_match(const Case& c, const Rule& rule, const CellSet& cel
   grid_checks::step_to_each(
       block_stepper, blocked, plain_stepper, plain, *oracle, rule, checkpoints,
       [&](uint64_t checkpoint) {
+        block_stepper.merge_strips(blocked);
         EXPECT_TRUE(grid_checks::matches_reference(blocked, *oracle, checkpoint));
         // Strips wake by rules of their own: a ghost tile's far edge column
         // faces frozen tiles, and where both its edge columns change a

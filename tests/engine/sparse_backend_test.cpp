@@ -94,6 +94,49 @@ TEST(SparseBackend, GrowthPatternsMatchTheReferenceForEveryThreadCountAndLibrary
   expect_all_match_reference(gliders, Rule::conway(), Topology::plane(), {1, 50, 130, 300});
 }
 
+// Between steps a world may be held in strips (GridStepper::world_parts,
+// a spacefiller on two threads is after 1000 generations): every read sees
+// the world, each tile once, as the world stepped whole on one thread; and
+// a world loaded in its place drops the strips.
+TEST(SparseBackend, ReadsAWorldHeldInStripsBetweenSteps) {
+  const CellSet spacefiller = patterns::builtin_pattern("spacefiller").cells;
+  auto whole = make_sparse_backend({1}, cpu::SimdLibrary::kHighway);
+  auto cut = make_sparse_backend({2}, cpu::SimdLibrary::kHighway);
+  whole->load(spacefiller, Rule::conway(), Topology::plane());
+  cut->load(spacefiller, Rule::conway(), Topology::plane());
+  for (uint64_t generations : {1000, 300, 7}) {
+    whole->step(generations);
+    cut->step(generations);
+    const CellSet expected = whole->cells();
+    EXPECT_EQ(cut->population(), expected.population());
+    EXPECT_TRUE(cut->cells() == expected);
+    EXPECT_EQ(cut->bbox(), expected.bbox());
+    CellSet visited;
+    cut->visit_tiles([&](TileCoord coord, const Tile& tile) {
+      EXPECT_EQ(visited.find_tile(coord), nullptr) << "tile visited twice";
+      visited.put_tile(coord, tile);
+    });
+    EXPECT_TRUE(visited == expected);
+    std::vector<CellSet> by_part(cut->tile_parts());
+    cut->visit_tiles_in_parts([&](size_t part, TileCoord coord, const Tile& tile) {
+      by_part[part].put_tile(coord, tile);
+    });
+    CellSet in_parts;
+    for (const CellSet& part : by_part) {
+      for (const auto& [coord, tile] : part.tiles()) {
+        EXPECT_EQ(in_parts.find_tile(coord), nullptr) << "tile visited in two parts";
+        in_parts.put_tile(coord, tile);
+      }
+    }
+    EXPECT_TRUE(in_parts == expected);
+    EXPECT_GE(cut->stats().tiles_total, expected.tiles().size());
+  }
+  const CellSet soup = patterns::make_soup({256, 256, 0.4, 14});
+  cut->load(soup, Rule::conway(), Topology::plane());
+  EXPECT_TRUE(cut->cells() == soup);
+  EXPECT_GE(cut->stats().tiles_total, soup.tiles().size());
+}
+
 TEST(SparseBackend, OtherRulesMatchTheReference) {
   const CellSet soup = patterns::make_soup({512, 512, 0.4, 13});
   expect_all_match_reference(soup, parse_rule("B36/S23").rule, Topology::plane(), {1, 40, 99});

@@ -25,8 +25,27 @@ struct StripRun {
   uint64_t cut_moves = 0;
 };
 
+// The world `stepper` steps in `grid`, read as the simd backend reads it:
+// the CPU tiles of its parts (its strips, while it is held in strips).
+CellSet world_cells(const GridStepper& stepper, const sparse::SparseGrid& grid) {
+  CellSet cells;
+  for (const sparse::SparseGrid* part : stepper.world_parts(grid)) {
+    part->visit_cpu_tiles([&](TileCoord coord, const Tile& tile) { cells.put_tile(coord, tile); });
+  }
+  return cells;
+}
+
+uint64_t world_population(const GridStepper& stepper, const sparse::SparseGrid& grid) {
+  uint64_t population = 0;
+  for (const sparse::SparseGrid* part : stepper.world_parts(grid)) {
+    population += part->cpu_population();
+  }
+  return population;
+}
+
 // Steps `cells` whole on one thread and in strips on `threads`, comparing
-// the cells at each checkpoint; returns how the strips went.
+// the cells at each checkpoint (read through the strips where the world is
+// still held in them) and, merged, at the end; returns how the strips went.
 StripRun run_strips_against_whole(const CellSet& cells, int threads,
                                   const std::vector<uint64_t>& checkpoints) {
   sparse::SparseGrid whole;
@@ -41,11 +60,17 @@ StripRun run_strips_against_whole(const CellSet& cells, int threads,
     one.step(whole, Rule::conway(), checkpoint - done);
     many.step(cut, Rule::conway(), checkpoint - done);
     EXPECT_EQ(cut.generation(), checkpoint);
-    EXPECT_EQ(cut.population(), whole.population()) << "generation " << checkpoint;
-    EXPECT_TRUE(cut.cells() == whole.cells()) << "generation " << checkpoint;
-    EXPECT_TRUE(cut.all_cpu()) << "ghosts left after the merge";
+    for (const sparse::SparseGrid* part : many.world_parts(cut)) {
+      EXPECT_EQ(part->generation(), checkpoint);
+    }
+    EXPECT_EQ(world_population(many, cut), whole.population()) << "generation " << checkpoint;
+    EXPECT_TRUE(world_cells(many, cut) == whole.cells()) << "generation " << checkpoint;
     done = checkpoint;
   }
+  many.merge_strips(cut);
+  EXPECT_EQ(many.world_parts(cut).size(), 1u);
+  EXPECT_TRUE(cut.all_cpu()) << "ghosts left after the merge";
+  EXPECT_TRUE(cut.cells() == whole.cells()) << "merged";
   return {many.strip_segments(), many.cut_moves()};
 }
 
@@ -62,7 +87,8 @@ CellSet mirrored_east_west(const CellSet& cells) {
 
 TEST(Strips, SpacefillerGrowingAcrossTheCutsMatchesTheWholeWorld) {
   const CellSet spacefiller = patterns::builtin_pattern("spacefiller").cells;
-  EXPECT_GT(expect_strips_match_whole(spacefiller, 2, {1500, 2600, 5000}), 1u);
+  // One segment over three calls: the world stays cut between them.
+  EXPECT_EQ(expect_strips_match_whole(spacefiller, 2, {1500, 2600, 5000}), 1u);
   EXPECT_GT(expect_strips_match_whole(spacefiller, 3, {4100}), 0u);
   // Within one call, cut again into more strips as it grows.
   EXPECT_GT(expect_strips_match_whole(spacefiller, 6, {4100}), 1u);
@@ -92,25 +118,76 @@ void expect_links_match_the_index(const sparse::TileMap& map) {
 // The merge adopts the strips' tiles in place and links them across the
 // cuts: the merged world, stepped whole by short calls (fewer generations
 // than a cut is worth), stays the true one.
-TEST(Strips, TheMergedWorldIsLinkedAcrossTheCutsAndStepsWhole) {
-  const CellSet spacefiller = patterns::builtin_pattern("spacefiller").cells;
+// The spacefiller stepped whole on one thread and, allowed strips, on two.
+struct SpacefillerWholeAndCut {
   sparse::SparseGrid whole;
   sparse::SparseGrid cut;
-  whole.load(spacefiller, Topology::plane(), false);
-  cut.load(spacefiller, Topology::plane(), false);
-  GridStepper one(1, cpu::SimdLibrary::kHighway);
+  GridStepper one{1, cpu::SimdLibrary::kHighway};
+  GridStepper two{2, cpu::SimdLibrary::kHighway};
+
+  SpacefillerWholeAndCut() {
+    const CellSet spacefiller = patterns::builtin_pattern("spacefiller").cells;
+    whole.load(spacefiller, Topology::plane(), false);
+    cut.load(spacefiller, Topology::plane(), false);
+    two.allow_strips(true);
+  }
+  void step(uint64_t generations) {
+    one.step(whole, Rule::conway(), generations);
+    two.step(cut, Rule::conway(), generations);
+  }
+};
+
+TEST(Strips, TheMergedWorldIsLinkedAcrossTheCutsAndStepsWhole) {
+  SpacefillerWholeAndCut worlds;
+  worlds.step(2000);
+  ASSERT_GT(worlds.two.strip_segments(), 0u);
+  worlds.two.merge_strips(worlds.cut);
+  expect_links_match_the_index(worlds.cut.map());
+  for (int call = 0; call < 4; ++call) {
+    worlds.step(100);
+    EXPECT_TRUE(worlds.cut.cells() == worlds.whole.cells())
+        << "generation " << worlds.cut.generation();
+  }
+  EXPECT_EQ(worlds.two.strip_segments(), 1u) << "the short calls were stepped whole";
+}
+
+// A world cut into strips stays cut from one call to the next, however
+// short the calls (a caller stepping in chunks, as `gol run` does), and is
+// read through its strips meanwhile.
+TEST(Strips, TheWorldStaysCutBetweenCalls) {
+  SpacefillerWholeAndCut worlds;
+  worlds.step(1000);
+  ASSERT_EQ(worlds.two.world_parts(worlds.cut).size(), 2u);
+  for (const uint64_t generations : {1, 2, 100, 37, 300}) {
+    worlds.step(generations);
+    EXPECT_EQ(worlds.two.world_parts(worlds.cut).size(), 2u);
+    EXPECT_TRUE(world_cells(worlds.two, worlds.cut) == worlds.whole.cells())
+        << "generation " << worlds.whole.generation();
+  }
+  EXPECT_EQ(worlds.two.strip_segments(), 1u);
+}
+
+// Diehards vanish after 130 generations: a world fallen asleep in strips
+// is merged and jumps ahead whole (stepped on in strips, 2^40 generations
+// would take billions of epochs).
+TEST(Strips, AWorldFallenAsleepIsMerged) {
+  CellSet diehards;
+  for (int64_t k = 0; k < 60; ++k) {
+    for (const auto& [x, y] : {std::pair{6, 0}, {0, 1}, {1, 1}, {1, 2}, {5, 2}, {6, 2}, {7, 2}}) {
+      diehards.set(k * 128 + x, (k % 3) * 128 + y);
+    }
+  }
+  sparse::SparseGrid grid;
+  grid.load(diehards, Topology::plane(), false);
   GridStepper two(2, cpu::SimdLibrary::kHighway);
   two.allow_strips(true);
-  two.step(cut, Rule::conway(), 2000);
-  one.step(whole, Rule::conway(), 2000);
-  ASSERT_GT(two.strip_segments(), 0u);
-  expect_links_match_the_index(cut.map());
-  for (int call = 0; call < 4; ++call) {
-    two.step(cut, Rule::conway(), 100);
-    one.step(whole, Rule::conway(), 100);
-    EXPECT_TRUE(cut.cells() == whole.cells()) << "generation " << cut.generation();
-  }
-  EXPECT_EQ(two.strip_segments(), 1u) << "the short calls were stepped whole";
+  constexpr uint64_t kGenerations = uint64_t{1} << 40;
+  two.step(grid, Rule::conway(), kGenerations);
+  EXPECT_EQ(two.strip_segments(), 1u);
+  EXPECT_EQ(two.world_parts(grid).size(), 1u);
+  EXPECT_EQ(grid.generation(), kGenerations);
+  EXPECT_EQ(grid.population(), 0u);
+  EXPECT_TRUE(grid.active().empty());
 }
 
 TEST(Strips, BreederAndPufferMatchTheWholeWorld) {
