@@ -157,9 +157,10 @@ class GridStepper {
     std::vector<StripTally> tallies;
     std::vector<PlaneBlockScratch> scratch;
     std::vector<StripImports> imports;
-    // What each strip did in its last epoch, and its pace: seconds per
+    uint64_t epoch_start = 0;  // the generation of the last exchange (or the cut)
+    // What each strip did in this epoch so far, and its pace: seconds per
     // unit of work, remembered over its recent epochs.
-    std::vector<uint64_t> last_work;
+    std::vector<uint64_t> epoch_work;
     std::vector<double> seconds;
     std::vector<double> paced_work;
     size_t count() const { return starts.size() + 1; }
@@ -173,8 +174,13 @@ class GridStepper {
   // neared the plane's edge, or its fixed cuts' time is up.
   uint64_t step_segment(sparse::SparseGrid& grid, const Rule& rule, uint64_t generations,
                         uint64_t& last_stepped);
-  // Whether the segment's world must be merged before another epoch.
+  // Whether the segment's world, fresh from an exchange, must be merged.
   bool segment_ends(const sparse::SparseGrid& grid) const;
+  // Brings each strip's copies of its neighbours' columns up to date,
+  // ending an epoch.
+  void exchange_strips(sparse::SparseGrid& grid, cpu::WorkerCrew& crew);
+  // Moves the cuts between epochs so that the strips take about equal time.
+  void balance_strips(sparse::SparseGrid& grid);
   // Strip k of the segment: `grid` is the first.
   sparse::SparseGrid& strip(sparse::SparseGrid& grid, size_t k) const {
     return k == 0 ? grid : *strip_grids_[k];

@@ -285,7 +285,8 @@ bool GridStepper::cut_strips(sparse::SparseGrid& grid, size_t strips) {
   segment->tallies.resize(count);
   segment->scratch.resize(count);
   segment->imports.resize(count);
-  segment->last_work.assign(count, 0);
+  segment->epoch_start = grid.generation();
+  segment->epoch_work.assign(count, 0);
   segment->seconds.assign(count, 0.0);
   segment->paced_work.assign(count, 0.0);
   while (strip_grids_.size() < count)
@@ -336,11 +337,58 @@ bool GridStepper::segment_ends(const sparse::SparseGrid& grid) const {
          active >= kMinStripTiles * (count + 1) && active >= 2 * segment.active_at_cut;
 }
 
+void GridStepper::exchange_strips(sparse::SparseGrid& grid, cpu::WorkerCrew& crew) {
+  StripSegment& segment = *segment_;
+  const size_t count = segment.count();
+  const std::vector<int64_t>& starts = segment.starts;
+  // Each side of a cut takes the other's kEdge nearest columns.
+  crew.run_tasks(count, [&](size_t k) {
+    StripImports& imports = segment.imports[k];
+    imports.clear();
+    for (int64_t edge = 0; edge < kEdge; ++edge) {
+      if (k > 0) {
+        gather_column(strip(grid, k), strip(grid, k - 1), starts[k - 1] - 1 - edge,
+                      segment.epoch_start, imports);
+      }
+      if (k + 1 < count) {
+        gather_column(strip(grid, k), strip(grid, k + 1), starts[k] + edge, segment.epoch_start,
+                      imports);
+      }
+    }
+  });
+  std::vector<const sparse::SparseGrid*> all(count);
+  for (size_t k = 0; k < count; ++k) all[k] = &strip(grid, k);
+  const std::vector<char> grow = strips_to_grow(all);
+  crew.run_tasks(count, [&](size_t k) {
+    sparse::SparseGrid& part = strip(grid, k);
+    if (grow[k]) part.reserve_tiles(2 * part.tile_room());
+    part.clear_freed_near_ends();
+    apply_imports(part, segment.imports[k]);
+    part.replan_near(segment.imports[k].imported);
+  });
+  segment.epoch_start = grid.generation();
+}
+
+void GridStepper::balance_strips(sparse::SparseGrid& grid) {
+  StripSegment& segment = *segment_;
+  std::vector<int64_t>& starts = segment.starts;
+  for (size_t k = 0; k + 1 < segment.count(); ++k) {
+    const double pace = relative_pace(segment.seconds[k], segment.paced_work[k],
+                                      segment.seconds[k + 1], segment.paced_work[k + 1]);
+    const int64_t to = balanced_cut(strip(grid, k), strip(grid, k + 1), starts[k],
+                                    pace * static_cast<double>(segment.epoch_work[k]),
+                                    static_cast<double>(segment.epoch_work[k + 1]), pace);
+    if (to == starts[k]) continue;
+    move_cut(strip(grid, k), strip(grid, k + 1), starts[k], to);
+    starts[k] = to;
+    ++cut_moves_;
+  }
+}
+
 uint64_t GridStepper::step_segment(sparse::SparseGrid& grid, const Rule& rule, uint64_t generations,
                                    uint64_t& last_stepped) {
   StripSegment& segment = *segment_;
   const size_t count = segment.count();
-  std::vector<int64_t>& starts = segment.starts;
   // Checked once a call, as strip_count() checks a world before its cut:
   // within a call no world drifts from there to the edge.
   for (size_t k = 0; k < count; ++k) {
@@ -351,62 +399,36 @@ uint64_t GridStepper::step_segment(sparse::SparseGrid& grid, const Rule& rule, u
     }
   }
   uint64_t done = 0;
+  bool ends = false;
   // A strip runs on the same core epoch after epoch: on a crew, whose
   // members spin between its passes, so that the exchanges between epochs
   // (each strip taking its neighbours' columns, on its own thread) and the
-  // next epoch start without waking a thread.
+  // next epoch start without waking a thread. An epoch may span calls: a
+  // strip's own tiles are exact at every generation of it, so a call ends
+  // where it likes, and a short one exchanges nothing.
   workers_.with_crew([&](cpu::WorkerCrew& crew) {
-    while (done < generations && !segment_ends(grid)) {
-      uint64_t epoch = std::min(sparse::SparseGrid::kMaxStripEpoch, generations - done);
-      if (!segment.moving) epoch = std::min(epoch, segment.end - grid.generation());
-      const uint64_t since = grid.generation();
+    while (done < generations && !ends) {
+      const uint64_t epoch_end = std::min(segment.epoch_start + sparse::SparseGrid::kMaxStripEpoch,
+                                          segment.moving ? ~uint64_t{0} : segment.end);
+      const uint64_t steps = std::min(epoch_end - grid.generation(), generations - done);
       crew.run_tasks(count, [&](size_t k) {
         StripTally& tally = segment.tallies[k];
         const uint64_t work_before = tally.work;
         const auto start = std::chrono::steady_clock::now();
-        step_strip_alone(strip(grid, k), rule, epoch, tally, segment.scratch[k]);
+        step_strip_alone(strip(grid, k), rule, steps, tally, segment.scratch[k]);
         const double elapsed =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        segment.last_work[k] = tally.work - work_before;
+        const uint64_t work = tally.work - work_before;
+        segment.epoch_work[k] += work;
         segment.seconds[k] = segment.seconds[k] * kPaceMemory + elapsed;
-        segment.paced_work[k] =
-            segment.paced_work[k] * kPaceMemory + static_cast<double>(segment.last_work[k]);
+        segment.paced_work[k] = segment.paced_work[k] * kPaceMemory + static_cast<double>(work);
       });
-      done += epoch;
-      // Each side of a cut takes the other's kEdge nearest columns.
-      crew.run_tasks(count, [&](size_t k) {
-        StripImports& imports = segment.imports[k];
-        imports.clear();
-        for (int64_t edge = 0; edge < kEdge; ++edge) {
-          if (k > 0)
-            gather_column(strip(grid, k), strip(grid, k - 1), starts[k - 1] - 1 - edge, since,
-                          imports);
-          if (k + 1 < count)
-            gather_column(strip(grid, k), strip(grid, k + 1), starts[k] + edge, since, imports);
-        }
-      });
-      std::vector<const sparse::SparseGrid*> all(count);
-      for (size_t k = 0; k < count; ++k) all[k] = &strip(grid, k);
-      const std::vector<char> grow = strips_to_grow(all);
-      crew.run_tasks(count, [&](size_t k) {
-        sparse::SparseGrid& part = strip(grid, k);
-        if (grow[k]) part.reserve_tiles(2 * part.tile_room());
-        part.clear_freed_near_ends();
-        apply_imports(part, segment.imports[k]);
-        part.replan_near(segment.imports[k].imported);
-      });
-      if (!segment.moving) continue;
-      for (size_t k = 0; k + 1 < count; ++k) {
-        const double pace = relative_pace(segment.seconds[k], segment.paced_work[k],
-                                          segment.seconds[k + 1], segment.paced_work[k + 1]);
-        const int64_t to = balanced_cut(strip(grid, k), strip(grid, k + 1), starts[k],
-                                        pace * static_cast<double>(segment.last_work[k]),
-                                        static_cast<double>(segment.last_work[k + 1]), pace);
-        if (to == starts[k]) continue;
-        move_cut(strip(grid, k), strip(grid, k + 1), starts[k], to);
-        starts[k] = to;
-        ++cut_moves_;
-      }
+      done += steps;
+      if (grid.generation() < epoch_end) break;
+      exchange_strips(grid, crew);
+      ends = segment_ends(grid);
+      if (!ends && segment.moving) balance_strips(grid);
+      std::fill(segment.epoch_work.begin(), segment.epoch_work.end(), 0);
     }
   });
   last_stepped = 0;
@@ -417,12 +439,16 @@ uint64_t GridStepper::step_segment(sparse::SparseGrid& grid, const Rule& rule, u
     last_stepped += tally.last;
     tally = StripTally{};
   }
-  if (segment_ends(grid)) merge_strips(grid);
+  if (ends) merge_strips(grid);
   return done;
 }
 
 void GridStepper::merge_strips(sparse::SparseGrid& grid) {
   if (!segment_) return;
+  // Merging within an epoch needs no exchange first: the ghost columns'
+  // near sides are exact through an epoch, so each strip's own tiles, and
+  // their sleep and wake records, are what the whole world's would be at
+  // every generation of it (the ghosts' stale far sides go with them).
   // The first strip, the world's grid, keeps its own tiles and adopts the
   // others' slabs, their tiles where they lie in memory. (The cut cannot
   // keep the world in place that way: a strip's tiles share slabs with the

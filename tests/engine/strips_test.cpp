@@ -167,6 +167,26 @@ TEST(Strips, TheWorldStaysCutBetweenCalls) {
   EXPECT_EQ(worlds.two.strip_segments(), 1u);
 }
 
+// Merged within an epoch (a caller about to read or load the grid itself),
+// with no exchange first: merged at three points of which at most one ends
+// an epoch, the worlds then stepped whole stay the true one.
+TEST(Strips, MergedWithinAnEpochTheWorldStepsOnRight) {
+  for (const uint64_t offset : {1, 50, 126}) {
+    SpacefillerWholeAndCut worlds;
+    worlds.step(1000);
+    worlds.step(offset);
+    ASSERT_EQ(worlds.two.world_parts(worlds.cut).size(), 2u);
+    worlds.two.merge_strips(worlds.cut);
+    EXPECT_EQ(worlds.two.world_parts(worlds.cut).size(), 1u);
+    EXPECT_TRUE(worlds.cut.all_cpu());
+    for (int call = 0; call < 3; ++call) {
+      worlds.step(100);
+      ASSERT_TRUE(worlds.cut.cells() == worlds.whole.cells())
+          << "merged at " << 1000 + offset << ", generation " << worlds.cut.generation();
+    }
+  }
+}
+
 // Diehards vanish after 130 generations: a world fallen asleep in strips
 // is merged and jumps ahead whole (stepped on in strips, 2^40 generations
 // would take billions of epochs).
