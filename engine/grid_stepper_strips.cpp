@@ -326,9 +326,7 @@ bool GridStepper::segment_ends(const sparse::SparseGrid& grid) const {
   const size_t count = segment.count();
   if (!segment.moving && grid.generation() >= segment.end) return true;
   size_t active = 0;
-  for (size_t k = 0; k < count; ++k) {
-    active += (k == 0 ? grid : *strip_grids_[k]).active().size();
-  }
+  for (const sparse::SparseGrid* part : world_parts(grid)) active += part->active().size();
   // Asleep, it jumps ahead whole. Grown active enough for another strip,
   // it is cut again, once its active tiles have doubled (so that a world
   // whose columns allow no more strips is not cut again and again).
@@ -356,9 +354,7 @@ void GridStepper::exchange_strips(sparse::SparseGrid& grid, cpu::WorkerCrew& cre
       }
     }
   });
-  std::vector<const sparse::SparseGrid*> all(count);
-  for (size_t k = 0; k < count; ++k) all[k] = &strip(grid, k);
-  const std::vector<char> grow = strips_to_grow(all);
+  const std::vector<char> grow = strips_to_grow(world_parts(grid));
   crew.run_tasks(count, [&](size_t k) {
     sparse::SparseGrid& part = strip(grid, k);
     if (grow[k]) part.reserve_tiles(2 * part.tile_room());
@@ -391,8 +387,8 @@ uint64_t GridStepper::step_segment(sparse::SparseGrid& grid, const Rule& rule, u
   const size_t count = segment.count();
   // Checked once a call, as strip_count() checks a world before its cut:
   // within a call no world drifts from there to the edge.
-  for (size_t k = 0; k < count; ++k) {
-    if (nears_plane_edge(strip(grid, k))) {
+  for (const sparse::SparseGrid* part : world_parts(grid)) {
+    if (nears_plane_edge(*part)) {
       merge_strips(grid);
       last_stepped = grid.active().size();
       return 0;

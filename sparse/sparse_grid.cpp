@@ -950,41 +950,23 @@ uint64_t SparseGrid::cpu_population() const {
   return count;
 }
 
-std::optional<BBox> SparseGrid::bbox_of(bool cpu_only) const {
+std::optional<BBox> SparseGrid::cpu_bbox() const {
   std::optional<BBox> box;
-  for_each_nonempty(cpu_only, [&](TileCoord coord, const Tile& tile) {
+  for_each_nonempty(true, [&](TileCoord coord, const Tile& tile) {
     if (const std::optional<BBox> part = tile_bbox(coord, tile)) extend_bbox(box, *part);
   });
   return box;
-}
-
-std::optional<BBox> SparseGrid::bbox() const { return bbox_of(false); }
-
-std::optional<BBox> SparseGrid::cpu_bbox() const { return bbox_of(true); }
-
-void SparseGrid::visit_tiles(const std::function<void(TileCoord, const Tile&)>& visit) const {
-  for_each_nonempty(false, visit);
 }
 
 void SparseGrid::visit_cpu_tiles(const std::function<void(TileCoord, const Tile&)>& visit) const {
   for_each_nonempty(true, visit);
 }
 
-void SparseGrid::visit_share(size_t share, size_t shares, bool cpu_only,
-                             const std::function<void(TileCoord, const Tile&)>& visit) const {
-  GOL_CHECK(share < shares);
-  const size_t held = map_.held().size();
-  for_each_nonempty_in(held * share / shares, held * (share + 1) / shares, cpu_only, visit);
-}
-
-void SparseGrid::visit_tiles_share(size_t share, size_t shares,
-                                   const std::function<void(TileCoord, const Tile&)>& visit) const {
-  visit_share(share, shares, false, visit);
-}
-
 void SparseGrid::visit_cpu_tiles_share(
     size_t share, size_t shares, const std::function<void(TileCoord, const Tile&)>& visit) const {
-  visit_share(share, shares, true, visit);
+  GOL_CHECK(share < shares);
+  const size_t held = map_.held().size();
+  for_each_nonempty_in(held * share / shares, held * (share + 1) / shares, true, visit);
 }
 
 CellSet SparseGrid::cells() const {

@@ -293,22 +293,18 @@ class SparseGrid {
   // Every tile as held here: GPU tiles as of their last import.
   uint64_t population() const;
   CellSet cells() const;
-  // cells().bbox() without the copy.
-  std::optional<BBox> bbox() const;
-  // Calls visit(coord, tile) for each tile of cells() holding a live cell,
-  // in slot order, without the copy.
-  void visit_tiles(const std::function<void(TileCoord, const Tile&)>& visit) const;
-  // visit_tiles() of share `share` of `shares` (each a contiguous run of the
-  // held tiles): the shares together visit each tile once, and distinct
-  // shares may be visited concurrently.
-  void visit_tiles_share(size_t share, size_t shares,
-                         const std::function<void(TileCoord, const Tile&)>& visit) const;
-  // The reads above over only the tiles the CPU owns: a hybrid's ghosts
+  // The world's reads, over only the tiles the CPU owns: a hybrid's ghosts
   // are the GPU's, and a strip's ghost and frozen columns its neighbours'.
   uint64_t cpu_population() const;
   CellSet cpu_cells() const;
+  // cpu_cells().bbox() without the copy.
   std::optional<BBox> cpu_bbox() const;
+  // Calls visit(coord, tile) for each tile of cpu_cells() holding a live
+  // cell, in slot order, without the copy.
   void visit_cpu_tiles(const std::function<void(TileCoord, const Tile&)>& visit) const;
+  // visit_cpu_tiles() of share `share` of `shares` (each a contiguous run
+  // of the held tiles): the shares together visit each tile once, and
+  // distinct shares may be visited concurrently.
   void visit_cpu_tiles_share(size_t share, size_t shares,
                              const std::function<void(TileCoord, const Tile&)>& visit) const;
   size_t cpu_tile_count() const { return map_.size() - tiles_not_cpu_; }
@@ -392,10 +388,6 @@ class SparseGrid {
   }
   template <typename Visit>
   void for_each_nonempty(bool cpu_only, Visit visit) const;
-  // The public reads of every tile held, or of the CPU's own.
-  std::optional<BBox> bbox_of(bool cpu_only) const;
-  void visit_share(size_t share, size_t shares, bool cpu_only,
-                   const std::function<void(TileCoord, const Tile&)>& visit) const;
   // for_each_nonempty() over map_.held()[first, end).
   template <typename Visit>
   void for_each_nonempty_in(size_t first, size_t end, bool cpu_only, Visit visit) const;
