@@ -1,6 +1,11 @@
 // Simulation: applies rule/topology overrides, picks the backend, tracks generations.
 #include "engine/simulation.h"
 
+#include <new>
+#include <string>
+
+#include "engine/core/error.h"
+
 namespace gol {
 
 Simulation::Simulation(const Pattern& pattern, const SimulationOptions& options)
@@ -36,14 +41,32 @@ void Simulation::create_backend(const CellSet& cells, const SimulationOptions& o
   backend_ = info.create(options.backend_options);
 }
 
+const Backend& Simulation::usable() const {
+  if (spoilt_by_) {
+    throw RuntimeError("the world is unusable: a step from generation " +
+                       std::to_string(generation_) + " stopped part of the way (" + *spoilt_by_ +
+                       "), leaving its cells between generations; load the pattern again");
+  }
+  return *backend_;
+}
+
 void Simulation::advance(uint64_t generations) {
-  backend_->step(generations);
+  usable();
+  try {
+    backend_->step(generations);
+  } catch (const std::bad_alloc&) {
+    spoilt_by_ = "out of memory";
+    throw;
+  } catch (const std::exception& e) {
+    spoilt_by_ = e.what();
+    throw;
+  }
   generation_ += generations;
 }
 
 Pattern Simulation::snapshot() const {
   Pattern pattern;
-  pattern.cells = backend_->cells();
+  pattern.cells = usable().cells();
   pattern.rule = rule_;
   pattern.topology = topology_;
   pattern.generation = generation_;

@@ -29,16 +29,23 @@ class Simulation {
   // (Backend::load_taking): a large pattern is not held twice.
   Simulation(Pattern&& pattern, const SimulationOptions& options);
 
+  // Throws what the backend throws (RuntimeError where the world outgrows
+  // the memory allowed or the plane, std::bad_alloc). A step stopped part
+  // of the way leaves the world's tiles at different generations (each
+  // thread's part of the world stops where it is), so the world is then
+  // spoilt: every later call that steps or reads its cells throws
+  // RuntimeError naming the first failure, where it would give wrong cells.
   void advance(uint64_t generations);
 
+  // The generations stepped whole; a failed advance() counts none.
   uint64_t generation() const { return generation_; }
-  uint64_t population() const { return backend_->population(); }
-  CellSet cells() const { return backend_->cells(); }
-  std::optional<BBox> bbox() const { return backend_->bbox(); }
-  void visit_tiles(const Backend::TileVisitor& visit) const { backend_->visit_tiles(visit); }
-  size_t tile_parts() const { return backend_->tile_parts(); }
+  uint64_t population() const { return usable().population(); }
+  CellSet cells() const { return usable().cells(); }
+  std::optional<BBox> bbox() const { return usable().bbox(); }
+  void visit_tiles(const Backend::TileVisitor& visit) const { usable().visit_tiles(visit); }
+  size_t tile_parts() const { return usable().tile_parts(); }
   void visit_tiles_in_parts(const Backend::PartVisitor& visit) const {
-    backend_->visit_tiles_in_parts(visit);
+    usable().visit_tiles_in_parts(visit);
   }
   // Cells, rule, topology and generation, ready to write out.
   Pattern snapshot() const;
@@ -51,12 +58,15 @@ class Simulation {
  private:
   // Picks the backend for `cells` (those it will load) and creates it.
   void create_backend(const CellSet& cells, const SimulationOptions& options);
+  // The backend, or RuntimeError where a failed advance() spoilt its world.
+  const Backend& usable() const;
 
   Rule rule_;
   Topology topology_;
   uint64_t generation_ = 0;
   std::string backend_name_;
   std::unique_ptr<Backend> backend_;
+  std::optional<std::string> spoilt_by_;  // what stopped an advance() part of the way
 };
 
 }  // namespace gol

@@ -258,7 +258,9 @@ PYBIND11_MODULE(gol, module) {
 
   py::class_<SharedWorld>(module, "World", "A pattern being run; made by gol.load().")
       .def("step", &step, py::arg("generations") = 1,
-           "Advances the world by `generations`; Ctrl-C stops between chunks.")
+           "Advances the world by `generations`; Ctrl-C stops between chunks. A step "
+           "that fails (memory, the plane's edge) leaves the world unusable: later "
+           "steps and reads raise RuntimeError naming the failure.")
       .def_property_readonly("generation", property(&gol::World::generation),
                              "Counted from the pattern's own generation (#CXRLE Gen=).")
       .def_property_readonly("population", property(&gol::World::population))

@@ -63,9 +63,15 @@ class World {
   World& operator=(World&&) noexcept;
   ~World();
 
+  // Throws RuntimeError where the world outgrows the memory the engine
+  // allows itself or the plane's range of +-2^62. A step stopped part of
+  // the way leaves the world's cells between generations, so the world is
+  // then unusable: every later call that steps it or reads its cells
+  // throws RuntimeError naming the first failure (load the pattern again).
   void advance(uint64_t generations);
 
-  // Counts from the pattern's own generation ("#CXRLE Gen=").
+  // Counts from the pattern's own generation ("#CXRLE Gen="); a failed
+  // advance() counts none.
   uint64_t generation() const;
   uint64_t population() const;
   // Empty when no cell is alive.

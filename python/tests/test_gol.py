@@ -212,6 +212,23 @@ def test_an_unavailable_backend_is_a_runtime_error():
     assert isinstance(caught.value, RuntimeError)
 
 
+def test_a_step_that_fails_leaves_the_world_unusable(tmp_path):
+    # A vertical blinker on the plane's last column: its next phase needs
+    # x = 2^62, beyond the plane.
+    edge = 2**62 - 1
+    path = write(tmp_path / "edge.lif", f"#Life 1.06\n{edge} 0\n{edge} 1\n{edge} 2\n")
+    world = gol.load(str(path), backend="simd")
+    with pytest.raises(gol.RuntimeError) as failed:
+        world.step(3)
+    assert "x = 2^62" in str(failed.value)
+    assert world.generation == 0
+    for read in (lambda: world.population, lambda: world.cells(), lambda: world.step(1)):
+        with pytest.raises(gol.RuntimeError) as refused:
+            read()
+        assert "unusable" in str(refused.value)
+        assert "x = 2^62" in str(refused.value)
+
+
 def test_save_to_an_unknown_extension_is_a_usage_error(tmp_path):
     with pytest.raises(gol.UsageError):
         gol.load("builtin:glider").save(tmp_path / "glider.xyz")

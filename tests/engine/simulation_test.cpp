@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/core/error.h"
@@ -98,6 +100,60 @@ Pattern scattered_soups() {
     }
   }
   return p;
+}
+
+// What a world says once a step has stopped part of the way: the reads and
+// steps that would see its tiles at different generations refuse, naming
+// the first failure; what it knew before the step stays readable.
+void expect_spoilt(Simulation& world, uint64_t generation, const std::string& cause) {
+  EXPECT_EQ(world.generation(), generation);
+  const auto expect_refused = [&](const char* what, const std::function<void()>& call) {
+    try {
+      call();
+      ADD_FAILURE() << what << " read a spoilt world";
+    } catch (const RuntimeError& e) {
+      const std::string message = e.what();
+      EXPECT_NE(message.find("unusable"), std::string::npos) << what << ": " << message;
+      EXPECT_NE(message.find(cause), std::string::npos) << what << ": " << message;
+      EXPECT_NE(message.find("from generation " + std::to_string(generation)), std::string::npos)
+          << what << ": " << message;
+    }
+  };
+  expect_refused("population", [&] { (void)world.population(); });
+  expect_refused("cells", [&] { (void)world.cells(); });
+  expect_refused("bbox", [&] { (void)world.bbox(); });
+  expect_refused("snapshot", [&] { (void)world.snapshot(); });
+  expect_refused("visit_tiles", [&] { world.visit_tiles([](TileCoord, const Tile&) {}); });
+  expect_refused("advance", [&] { world.advance(1); });
+}
+
+TEST(Simulation, AStepStoppedPartOfTheWaySpoilsTheWorld) {
+  constexpr int64_t kEdge = int64_t{1} << 62;
+  for (const int threads : {1, 2}) {
+    SCOPED_TRACE(std::to_string(threads) + " threads");
+    SimulationOptions options = with_backend("simd");
+    options.backend_options.threads = threads;
+    // A vertical blinker on the plane's last column: its next phase needs
+    // x = 2^62.
+    Pattern edge_blinker;
+    edge_blinker.generation = 7;
+    for (int64_t y : {0, 1, 2}) edge_blinker.cells.set(kEdge - 1, y);
+    Simulation refused(edge_blinker, options);
+    EXPECT_THROW(refused.advance(10), RuntimeError);
+    expect_spoilt(refused, 7, "x = 2^62");
+
+    // Busy soups near the origin while a glider far east flies off the
+    // plane: the step stops at the crossing, part of the way through.
+    Pattern soups_and_glider = scattered_soups();
+    for (auto [x, y] :
+         std::vector<std::pair<int64_t, int64_t>>{{1, 0}, {2, 1}, {0, 2}, {1, 2}, {2, 2}}) {
+      soups_and_glider.cells.set(kEdge - 40 + x, 1000 + y);
+    }
+    Simulation flown(soups_and_glider, options);
+    flown.advance(20);
+    EXPECT_THROW(flown.advance(1000), RuntimeError);
+    expect_spoilt(flown, 20, "x = 2^62");
+  }
 }
 
 TEST(Simulation, VisitTilesSeesEachLiveTileOfCellsOnce) {
