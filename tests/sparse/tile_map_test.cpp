@@ -128,7 +128,9 @@ TEST(TileMap, TileMadeBesideAHeldTileLinksAsOneMadeByCoordinate) {
         const int32_t b = looked_up.neighbours(by_lookup)[towards];
         ASSERT_EQ(a == TileMap::kEmptySlot, b == TileMap::kEmptySlot)
             << "made in direction " << direction << ", neighbour " << towards;
-        if (a != TileMap::kEmptySlot) EXPECT_EQ(beside.coord(a), looked_up.coord(b));
+        if (a != TileMap::kEmptySlot) {
+          EXPECT_EQ(beside.coord(a), looked_up.coord(b));
+        }
       }
       expect_held_matches_in_use(beside);
     }
