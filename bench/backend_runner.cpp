@@ -7,11 +7,13 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <memory>
 #include <sstream>
 
 #include "bench/agreement.h"
 #include "bench/child_process.h"
 #include "engine/core/error.h"
+#include "engine/process_exit.h"
 #include "engine/simulation.h"
 
 namespace gol::bench {
@@ -169,10 +171,12 @@ SingleRun run_once(const Workload& workload, const Pattern& pattern, const std::
 SingleRun run_once_releasing(const Workload& workload, Pattern pattern, const std::string& backend,
                              int threads, bool want_shape_hash) {
   const double area = initial_area(pattern);
-  Simulation world(std::move(pattern), simulation_options(backend, threads));
+  auto world =
+      std::make_unique<Simulation>(std::move(pattern), simulation_options(backend, threads));
   const std::optional<uint64_t> load_peak = vm_hwm_bytes(::getpid());
-  SingleRun run = time_advance(world, workload, area, want_shape_hash);
+  SingleRun run = time_advance(*world, workload, area, want_shape_hash);
   run.load_peak_rss_bytes = load_peak;
+  keep_until_exit(std::move(world));
   return run;
 }
 

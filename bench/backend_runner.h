@@ -50,7 +50,8 @@ SingleRun run_once(const Workload& workload, const Pattern& pattern, const std::
                    int threads, bool want_shape_hash);
 // The same, the Simulation taking `pattern` apart as it loads: what an
 // isolated child runs, so its peak memory is the engine's, not the bench's
-// spare copy of the input.
+// spare copy of the input. The world then goes to keep_until_exit(), as
+// `gol run`'s does: a child's process time is what a user's run takes.
 SingleRun run_once_releasing(const Workload& workload, Pattern pattern, const std::string& backend,
                              int threads, bool want_shape_hash);
 

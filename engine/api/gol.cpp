@@ -70,7 +70,7 @@ World::~World() = default;
 void World::advance(uint64_t generations) { impl_->simulation.advance(generations); }
 uint64_t World::generation() const { return impl_->simulation.generation(); }
 uint64_t World::population() const { return impl_->simulation.population(); }
-std::optional<BBox> World::bbox() const { return impl_->simulation.cells().bbox(); }
+std::optional<BBox> World::bbox() const { return impl_->simulation.bbox(); }
 std::vector<Cell> World::cells() const { return impl_->simulation.cells().cells(); }
 
 void World::save(const std::string& path) const {

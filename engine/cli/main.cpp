@@ -14,6 +14,7 @@
 #include "engine/cli/signals.h"
 #include "engine/core/error.h"
 #include "engine/core/memory_budget.h"
+#include "engine/process_exit.h"
 
 namespace {
 
@@ -43,6 +44,7 @@ bool stdout_written() {
 
 int main(int argc, char** argv) {
   gol::release_heap_in_large_steps();
+  gol::set_process_ends_with_command(true);
   gol::cli::install_signal_handlers();
   const int code = run(std::vector<std::string>(argv + 1, argv + argc));
   if (!stdout_written()) {

@@ -22,6 +22,7 @@
 #include "engine/cli/signals.h"
 #include "engine/core/error.h"
 #include "engine/core/output_file.h"
+#include "engine/process_exit.h"
 #include "engine/simulation.h"
 
 #ifdef GOL_HAVE_MPI
@@ -261,8 +262,9 @@ int run_command(const RunOptions& options) {
   const RunPlan plan = plan_run(options);
   // The loaded pattern is a temporary: once the backend holds the cells,
   // the input's copy is freed rather than kept for the whole run.
-  Simulation simulation(patterns::load_pattern(options.pattern, plan.input_format),
-                        simulation_options(options));
+  auto world = std::make_unique<Simulation>(
+      patterns::load_pattern(options.pattern, plan.input_format), simulation_options(options));
+  Simulation& simulation = *world;
   const uint64_t start_generation = simulation.generation();
   const uint64_t target = target_generation(options, start_generation);
   const std::optional<BBox> bbox_before = simulation.bbox();
@@ -298,8 +300,10 @@ int run_command(const RunOptions& options) {
     // With the pattern on standard output, the summary goes to stderr.
     std::fputs(report.c_str(), plan.out && plan.out->path == "-" ? stderr : stdout);
   }
+  const uint64_t generation = simulation.generation();
+  keep_until_exit(std::move(world));
   if (stopped_by == 0) return 0;
-  std::fputs(stop_message(stopped_by, simulation.generation(), plan).c_str(), stderr);
+  std::fputs(stop_message(stopped_by, generation, plan).c_str(), stderr);
   return 128 + stopped_by;
 }
 
