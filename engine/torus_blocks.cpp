@@ -76,8 +76,8 @@ uint64_t TorusBlocks::depth_for(int64_t tiles_x, uint64_t remaining, size_t cach
 
 uint64_t TorusBlocks::choose_depth(int64_t tiles_x, uint64_t remaining, size_t core_bytes,
                                    size_t shared_bytes) {
-  const uint64_t depth = depth_for(tiles_x, remaining, core_bytes);
-  return depth >= 2 ? depth : depth_for(tiles_x, remaining, shared_bytes);
+  return std::max(depth_for(tiles_x, remaining, core_bytes),
+                  depth_for(tiles_x, remaining, shared_bytes));
 }
 
 size_t TorusBlocks::shared_cache_bytes() {

@@ -48,11 +48,14 @@ class TorusBlocks {
   // take, at most `remaining`, with `cache_bytes` of cache a core; below 2,
   // a generation at a time is as good.
   static uint64_t depth_for(int64_t tiles_x, uint64_t remaining, size_t cache_bytes);
-  // depth_for() with a core's own cache (`core_bytes`, its L2), or, where
-  // a torus's rows are too wide for that, with its share of the cache the
-  // cores share (`shared_bytes`, the L3 over the threads): rows read from
-  // L3 still cost less than rows read from memory (a 32768^2 torus on the
-  // dev machine: 0.90 s a generation at a time, 0.50 s in blocks of 16).
+  // The deeper of depth_for() with a core's own cache (`core_bytes`, its
+  // L2) and with its share of the cache the cores share (`shared_bytes`,
+  // the L3 over the threads). Rows read from L3 cost less than a sweep
+  // over memory more often: on the dev machine, the 8192^2 torus (200
+  // generations, two threads) took 0.059 s in the L2's blocks of 5 and
+  // 0.052 s in blocks of 16, the 16384^2 torus 0.101 s in blocks of 5 and
+  // 0.081 s in blocks of 16, and a 32768^2 torus 0.90 s a generation at a
+  // time against 0.50 s in blocks of 16 (bench/RESULTS.md).
   static uint64_t choose_depth(int64_t tiles_x, uint64_t remaining, size_t core_bytes,
                                size_t shared_bytes);
   // The cache a core has to itself here (its L2), or a cautious guess; the

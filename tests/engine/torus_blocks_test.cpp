@@ -74,11 +74,14 @@ TEST(TorusBlocks, DepthFollowsTheCacheAndTheGenerationsLeft) {
   EXPECT_LT(TorusBlocks::depth_for(1024, 200, kTwoMiB), 2u);
 }
 
-TEST(TorusBlocks, RowsTooWideForACoresCacheBlockInTheSharedOne) {
+TEST(TorusBlocks, BlocksTakeTheDeeperOfTheCoresCacheAndItsShareOfTheShared) {
   constexpr size_t kTwoMiB = size_t{2} << 20;
   constexpr size_t kShare = size_t{240} << 20;
-  // Rows that fit the L2 keep its depth, however large the L3.
-  EXPECT_EQ(TorusBlocks::choose_depth(256, 200, kTwoMiB, kShare), 5u);
+  // 256 KiB rows: blocks of 5 in L2, of the most generations in the L3's share.
+  EXPECT_EQ(TorusBlocks::choose_depth(256, 200, kTwoMiB, kShare), 16u);
+  // A share that holds fewer rows than the L2 leaves the L2's depth.
+  EXPECT_EQ(TorusBlocks::choose_depth(256, 200, kTwoMiB, size_t{1} << 20), 5u);
+  EXPECT_EQ(TorusBlocks::choose_depth(128, 200, kTwoMiB, 0), 13u);
   // 512 KiB rows: 4 in L2, none to spare; hundreds in the L3's share.
   EXPECT_EQ(TorusBlocks::choose_depth(512, 200, kTwoMiB, kShare), 16u);
   EXPECT_EQ(TorusBlocks::choose_depth(128, 200, size_t{512} << 10, size_t{16} << 20), 16u);
