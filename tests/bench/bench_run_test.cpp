@@ -136,6 +136,25 @@ TEST(BackendRunner, IsolatedRunMeasuresPeakMemory) {
   EXPECT_EQ(isolated.cell_hash, in_process.cell_hash);
 }
 
+TEST(BackendRunner, IsolatedRunsKeepTheFirstRunsShape) {
+  if (!std::filesystem::exists(GOL_EXE_PATH)) GTEST_SKIP() << "gol not built: " << GOL_EXE_PATH;
+  const Workload w = *find_workload("gosper-gun", true);
+  const Pattern pattern = build_workload_pattern(w);
+  RunSettings settings;
+  settings.repeats = 2;
+  settings.quick = true;
+  settings.isolate = true;
+  settings.want_shape_hash = true;
+  settings.gol_executable = GOL_EXE_PATH;
+  ::setenv("ASAN_OPTIONS", "detect_leaks=0", 1);
+  const RunResult isolated = run_backend(w, pattern, "simd", settings);
+  settings.isolate = false;
+  const RunResult in_process = run_backend(w, pattern, "simd", settings);
+  ASSERT_TRUE(isolated.shape_hash);
+  EXPECT_EQ(isolated.shape_hash, in_process.shape_hash);
+  EXPECT_EQ(isolated.seconds.size(), 2u);
+}
+
 // One timed --quick run of `workloads` on `backends`, without Golly.
 BenchOptions quick_run(std::vector<std::string> workloads, std::vector<std::string> backends) {
   BenchOptions options;
