@@ -111,18 +111,24 @@ TEST(BackendRunner, RepeatsAgreeAndAreTimed) {
   EXPECT_TRUE(r.cell_hash);
 }
 
-TEST(BackendRunner, IsolatedRunMeasuresPeakMemory) {
-  if (!std::filesystem::exists(GOL_EXE_PATH)) GTEST_SKIP() << "gol not built: " << GOL_EXE_PATH;
-  const Workload w = *find_workload("torus-1024", true);
-  const Pattern pattern = build_workload_pattern(w);
+// `repeats` quick runs, each in a child gol process.
+RunSettings isolated_settings(int repeats) {
   RunSettings settings;
-  settings.repeats = 1;
+  settings.repeats = repeats;
   settings.quick = true;
   settings.isolate = true;
   settings.gol_executable = GOL_EXE_PATH;
   // LeakSanitizer ptrace-attaches at exit, which a child we trace cannot
   // allow; sanitizer builds of gol would fail there for that reason alone.
   ::setenv("ASAN_OPTIONS", "detect_leaks=0", 1);
+  return settings;
+}
+
+TEST(BackendRunner, IsolatedRunMeasuresPeakMemory) {
+  if (!std::filesystem::exists(GOL_EXE_PATH)) GTEST_SKIP() << "gol not built: " << GOL_EXE_PATH;
+  const Workload w = *find_workload("torus-1024", true);
+  const Pattern pattern = build_workload_pattern(w);
+  RunSettings settings = isolated_settings(1);
   const RunResult isolated = run_backend(w, pattern, "bit", settings);
   ASSERT_TRUE(isolated.peak_rss_bytes);
   EXPECT_GT(*isolated.peak_rss_bytes, 0u);
@@ -140,13 +146,8 @@ TEST(BackendRunner, IsolatedRunsKeepTheFirstRunsShape) {
   if (!std::filesystem::exists(GOL_EXE_PATH)) GTEST_SKIP() << "gol not built: " << GOL_EXE_PATH;
   const Workload w = *find_workload("gosper-gun", true);
   const Pattern pattern = build_workload_pattern(w);
-  RunSettings settings;
-  settings.repeats = 2;
-  settings.quick = true;
-  settings.isolate = true;
+  RunSettings settings = isolated_settings(2);
   settings.want_shape_hash = true;
-  settings.gol_executable = GOL_EXE_PATH;
-  ::setenv("ASAN_OPTIONS", "detect_leaks=0", 1);
   const RunResult isolated = run_backend(w, pattern, "simd", settings);
   settings.isolate = false;
   const RunResult in_process = run_backend(w, pattern, "simd", settings);
