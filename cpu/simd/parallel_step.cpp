@@ -88,9 +88,16 @@ class AnnotatedChunks {
   }
   AnnotatedChunks& operator=(const AnnotatedChunks&) = delete;
 
+  // A chunk that throws releases too: TBB carries its exception to the
+  // caller through libtbb, and the caller destroys what this thread made.
   void operator()(const tbb::blocked_range<size_t>& chunk) const {
     fork_join_acquire(&chunk_start);
-    (*body_)(chunk.begin(), chunk.end());
+    try {
+      (*body_)(chunk.begin(), chunk.end());
+    } catch (...) {
+      fork_join_release(&chunk_done);
+      throw;
+    }
     fork_join_release(&chunk_done);
   }
 
@@ -126,8 +133,14 @@ void fork_join_for(tbb::task_arena& arena, size_t count, size_t grain,
                    const Partitioner& partitioner, const Body& body) {
   fork_join_release(&chunk_start);
   const AnnotatedChunks<Body> chunks(body);
-  arena.execute(
-      [&] { tbb::parallel_for(tbb::blocked_range<size_t>(0, count, grain), chunks, partitioner); });
+  try {
+    arena.execute([&] {
+      tbb::parallel_for(tbb::blocked_range<size_t>(0, count, grain), chunks, partitioner);
+    });
+  } catch (...) {
+    fork_join_acquire(&chunk_done);
+    throw;
+  }
   fork_join_acquire(&chunk_done);
 }
 

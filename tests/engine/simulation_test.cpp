@@ -189,7 +189,9 @@ TEST(Simulation, VisitingInPartsSeesEachLiveTileOnceAndKeepsEachPartToOneThreadA
         world.advance(40);
         const size_t parts = world.tile_parts();
         ASSERT_GE(parts, 1u);
-        if (backend == "simd") EXPECT_EQ(parts, static_cast<size_t>(threads));
+        if (backend == "simd") {
+          EXPECT_EQ(parts, static_cast<size_t>(threads));
+        }
         // Each part's tiles kept apart, written without a lock: the parts
         // must not run a part's calls at once.
         std::vector<CellSet> by_part(parts);
