@@ -21,6 +21,12 @@
 namespace gol::cpu {
 namespace {
 
+// More threads than the hardware has: a crew of that many falls back to
+// oneTBB instead of spinning.
+int beyond_hardware() {
+  return std::max(static_cast<int>(std::thread::hardware_concurrency()), 1) + 1;
+}
+
 // A torus of width x height tiles, row-major, and each tile's wrapped
 // neighbourhood within it.
 struct TiledTorus {
@@ -154,7 +160,7 @@ TEST(ParallelTileStepper, ParallelForCoversEachIndexOnce) {
 // any machine with two cores; more threads than cores fall back to TBB.
 TEST(WorkerCrew, EveryPassCoversEachIndexOnce) {
   const int hardware = static_cast<int>(std::thread::hardware_concurrency());
-  for (int threads : {2, 4, std::max(hardware, 1) + 1}) {
+  for (int threads : {2, 4, beyond_hardware()}) {
     SCOPED_TRACE(threads);
     ParallelTileStepper stepper(threads, SimdLibrary::kHighway);
     std::vector<std::atomic<int>> visits(70000 * 2);
@@ -180,8 +186,7 @@ TEST(WorkerCrew, EveryPassCoversEachIndexOnce) {
 // once a pass, whether there are fewer tasks than members, as many, or
 // more, and a pass whose tasks take long between short ones.
 TEST(WorkerCrew, RunTasksRunsEachTaskOnce) {
-  const int hardware = static_cast<int>(std::thread::hardware_concurrency());
-  for (int threads : {2, 3, std::max(hardware, 1) + 1}) {
+  for (int threads : {2, 3, beyond_hardware()}) {
     SCOPED_TRACE(threads);
     ParallelTileStepper stepper(threads, SimdLibrary::kHighway);
     std::vector<std::atomic<int>> runs(8);
@@ -205,8 +210,7 @@ TEST(WorkerCrew, RunTasksRunsEachTaskOnce) {
 // What a task throws reaches the caller after the pass, with spinning
 // workers or without, and passes run after it.
 TEST(WorkerCrew, RunTasksThrowsWhatATaskThrew) {
-  const int hardware = static_cast<int>(std::thread::hardware_concurrency());
-  for (int threads : {2, std::max(hardware, 1) + 1}) {
+  for (int threads : {2, beyond_hardware()}) {
     SCOPED_TRACE(threads);
     ParallelTileStepper stepper(threads, SimdLibrary::kHighway);
     stepper.with_crew([&](WorkerCrew& crew) {
@@ -236,8 +240,7 @@ TEST(WorkerCrew, RunTasksThrowsWhatATaskThrew) {
 // until one has thrown away from the caller, on the spinning crew and on
 // its oneTBB fallback alike.
 TEST(WorkerCrew, AnExceptionMadeOnAnotherThreadReachesTheCaller) {
-  const int hardware = static_cast<int>(std::thread::hardware_concurrency());
-  for (int threads : {2, std::max(hardware, 1) + 1}) {
+  for (int threads : {2, beyond_hardware()}) {
     SCOPED_TRACE(threads);
     ParallelTileStepper stepper(threads, SimdLibrary::kHighway);
     const std::thread::id caller = std::this_thread::get_id();
