@@ -57,6 +57,39 @@ GridStepper::GridStepper(int threads, cpu::SimdLibrary library)
       shared_cache_bytes_(TorusBlocks::shared_cache_bytes()) {}
 
 uint64_t GridStepper::step(sparse::SparseGrid& grid, const Rule& rule, uint64_t generations) {
+  if (!flights_allowed_ || grid.map().is_torus() || (!segment_ && !grid.all_cpu())) {
+    return step_world(grid, rule, generations, generations);
+  }
+  flights_.set_rule(rule);
+  if (!flights_.rule_flies()) return step_world(grid, rule, generations, generations);
+  // The world is stepped up to each review, which the flights' clearance
+  // must not outlast, and every glider lands before the call returns, so
+  // that the reads between calls find the whole world in the tiles.
+  flights_.start(grid.generation());
+  uint64_t last_stepped = 0;
+  for (uint64_t done = 0; done < generations;) {
+    const uint64_t chunk = std::min(generations - done, flights_.next_review() - grid.generation());
+    last_stepped = step_world(grid, rule, chunk, generations - done);
+    done += chunk;
+    if (done < generations) review_flights(grid, false);
+  }
+  review_flights(grid, true);
+  return last_stepped;
+}
+
+void GridStepper::review_flights(sparse::SparseGrid& grid, bool land) {
+  std::vector<sparse::SparseGrid*> parts = {&grid};
+  for (size_t k = 1; segment_ && k < segment_->count(); ++k) parts.push_back(strip_grids_[k].get());
+  const bool changed = land ? flights_.land_all(parts) : flights_.review(parts);
+  // The strips' copies of each other's columns take what changed now, as
+  // at an epoch's end (an epoch may end early).
+  if (changed && segment_) {
+    workers_.with_crew([&](cpu::WorkerCrew& crew) { exchange_strips(grid, crew); });
+  }
+}
+
+uint64_t GridStepper::step_world(sparse::SparseGrid& grid, const Rule& rule, uint64_t generations,
+                                 uint64_t lookahead) {
   uint64_t last_stepped = 0;
   // A world left in strips by the last call steps on in them.
   uint64_t done = segment_ ? step_segment(grid, rule, generations, last_stepped) : 0;
@@ -80,7 +113,7 @@ uint64_t GridStepper::step(sparse::SparseGrid& grid, const Rule& rule, uint64_t 
       grid.advance_asleep(generations - done);
       return 0;
     }
-    if (const size_t strips = strip_count(grid, generations - done);
+    if (const size_t strips = strip_count(grid, lookahead - done);
         strips >= 2 && cut_strips(grid, strips)) {
       done += step_segment(grid, rule, generations - done, last_stepped);
       continue;

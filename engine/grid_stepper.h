@@ -10,6 +10,7 @@
 #include "cpu/simd/parallel_step.h"
 #include "engine/core/rule.h"
 #include "engine/crew_judge.h"
+#include "engine/glider_flights.h"
 #include "engine/strip_exchange.h"
 #include "engine/torus_blocks.h"
 #include "sparse/sparse_grid.h"
@@ -60,6 +61,13 @@ class GridStepper {
   // passes the same grid to each call, and has the strips merged before it
   // loads another world into that grid.
   void allow_strips(bool on) { strips_allowed_ = on; }
+  // Whether lone gliders fly by formula (GliderFlights) on the plane: for
+  // a caller whose world is all the CPU's (no GPU tiles), like strips.
+  void allow_flights(bool on, size_t min_fleet = GliderFlights::kMinFleet) {
+    flights_allowed_ = on;
+    flights_.set_min_fleet(min_fleet);
+  }
+  const GliderFlights& flights() const { return flights_; }
   // The grids holding the world `grid` steps in: `grid` alone, or while
   // the world is held in strips, each strip (`grid` the first). Either way
   // the world's cells are the CPU tiles of the parts (SparseGrid's cpu_
@@ -105,6 +113,13 @@ class GridStepper {
                          bool alone);
   // step_generation() on `crew` or alone, as judge_ finds faster.
   size_t step_judged(sparse::SparseGrid& grid, const Rule& rule, cpu::WorkerCrew& crew);
+  // step() of the world alone, its gliders flying or not; strips are cut
+  // for the `lookahead` generations the call steps in all.
+  uint64_t step_world(sparse::SparseGrid& grid, const Rule& rule, uint64_t generations,
+                      uint64_t lookahead);
+  // A review of the flights (GliderFlights::review), or every glider
+  // landed, with a strip exchange where tiles changed.
+  void review_flights(sparse::SparseGrid& grid, bool land);
   void refuse_births_beyond_edge(sparse::SparseGrid& grid, const Rule& rule) const;
   // The cells the next generation's step of `grid` evaluates: its active
   // tiles' bands.
@@ -201,6 +216,8 @@ class GridStepper {
   size_t shared_cache_bytes_;  // the cores' shared cache, where rows are wider
   uint64_t block_depth_ = 0;   // see set_block_depth()
   bool strips_allowed_ = false;
+  bool flights_allowed_ = false;
+  GliderFlights flights_;
   uint64_t strip_segments_ = 0;
   uint64_t cut_moves_ = 0;
   uint64_t plane_blocks_ = 0;

@@ -283,6 +283,10 @@ class SparseGrid {
   // The generation (counted from 1) in which `slot` last changed (differed
   // from two generations before) or was made; 0 if never since load().
   uint64_t changed_in(int32_t slot) const { return map_.changed_in(slot); }
+  // Marks `slot` changed now, between generations, for a change made to
+  // it from outside (GliderFlights) that a strip's exchange must take
+  // into its neighbours' copies.
+  void note_changed(int32_t slot) { map_.changed_in(slot) = generation_ + 1; }
   // A strip's own tiles freed in the kStripEdgeColumns columns at each of
   // its ends (those its neighbours ghost and freeze) since the last
   // clear_freed_near_ends(): what an exchange must empty on the other side

@@ -1,0 +1,686 @@
+// Lone gliders flown by formula (see glider_flights.h).
+#include "engine/glider_flights.h"
+
+#include <algorithm>
+#include <bit>
+#include <map>
+#include <set>
+#include <utility>
+
+namespace gol {
+namespace {
+
+using Cells = std::set<std::pair<int64_t, int64_t>>;
+
+Cells step_cells(const Cells& cells, const Rule& rule) {
+  std::map<std::pair<int64_t, int64_t>, int> counts;
+  for (const auto& [x, y] : cells) {
+    for (int64_t dy = -1; dy <= 1; ++dy) {
+      for (int64_t dx = -1; dx <= 1; ++dx) {
+        if (dx != 0 || dy != 0) ++counts[{x + dx, y + dy}];
+      }
+    }
+  }
+  Cells next;
+  for (const auto& [cell, count] : counts) {
+    if (cells.contains(cell) ? rule.survives(count) : rule.born(count)) next.insert(cell);
+  }
+  return next;
+}
+
+// The 3x3 cells of `cells` from its top-left corner `x`, `y`; false where
+// it does not fit a 3x3 box with that corner.
+bool box_cells(const Cells& cells, int64_t& x, int64_t& y, uint16_t& bits) {
+  if (cells.empty()) return false;
+  x = cells.begin()->first;
+  y = cells.begin()->second;
+  int64_t right = x;
+  int64_t bottom = y;
+  for (const auto& [cx, cy] : cells) {
+    x = std::min(x, cx);
+    y = std::min(y, cy);
+    right = std::max(right, cx);
+    bottom = std::max(bottom, cy);
+  }
+  if (right - x != 2 || bottom - y != 2) return false;
+  bits = 0;
+  for (const auto& [cx, cy] : cells) bits |= static_cast<uint16_t>(1u << ((cy - y) * 3 + (cx - x)));
+  return true;
+}
+
+// Chebyshev distance between the 3x3 boxes with top-left corners a and b.
+int64_t box_gap(Cell a, Cell b) {
+  const int64_t gap_x = std::max<int64_t>(0, (a.x > b.x ? a.x - b.x : b.x - a.x) - 2);
+  const int64_t gap_y = std::max<int64_t>(0, (a.y > b.y ? a.y - b.y : b.y - a.y) - 2);
+  return std::max(gap_x, gap_y);
+}
+
+// Two sets of cells this far apart or more step independently.
+constexpr int64_t kApart = 3;
+// A tile with more live cells than this is not searched for gliders.
+constexpr uint64_t kMaxSearchCells = 16;
+// Gliders fly only this far inside the plane's range, so that a landing
+// never meets the edge (GridStepper refuses births beyond it).
+constexpr int64_t kFlightRange = int64_t{1} << 61;
+
+}  // namespace
+
+void GliderFlights::set_rule(const Rule& rule) {
+  if (rule_known_ && rule == rule_) return;
+  rule_ = rule;
+  rule_known_ = true;
+  rule_flies_ = !rule.births_on_zero();
+  by_cells_.fill(-1);
+  // Life's glider moving right and down, mirrored for the other courses.
+  const int64_t glider[5][2] = {{1, 0}, {2, 1}, {0, 2}, {1, 2}, {2, 2}};
+  for (int course = 0; course < 4 && rule_flies_; ++course) {
+    Cells cells;
+    for (const auto& cell : glider) {
+      cells.insert(
+          {(course & 1) != 0 ? 2 - cell[0] : cell[0], (course & 2) != 0 ? 2 - cell[1] : cell[1]});
+    }
+    Course& path = courses_[static_cast<size_t>(course)];
+    for (int phase = 0; phase < 4 && rule_flies_; ++phase) {
+      int64_t x = 0;
+      int64_t y = 0;
+      uint16_t bits = 0;
+      rule_flies_ = cells.size() == 5 && box_cells(cells, x, y, bits);
+      const int index = course * 4 + phase;
+      if (!rule_flies_ || by_cells_[bits] != -1) {
+        rule_flies_ = false;
+        break;
+      }
+      by_cells_[bits] = static_cast<int8_t>(index);
+      path.phases[static_cast<size_t>(phase)] = {bits, static_cast<int>(x), static_cast<int>(y)};
+      cells = step_cells(cells, rule);
+    }
+    if (!rule_flies_) break;
+    // A period later: the first phase moved one cell diagonally.
+    int64_t x = 0;
+    int64_t y = 0;
+    uint16_t bits = 0;
+    rule_flies_ = cells.size() == 5 && box_cells(cells, x, y, bits) &&
+                  bits == path.phases[0].cells && (x == 1 || x == -1) && (y == 1 || y == -1);
+    path.dx = static_cast<int>(x);
+    path.dy = static_cast<int>(y);
+  }
+}
+
+void GliderFlights::start(uint64_t generation) {
+  flights_.clear();
+  generation_ = generation;
+  search_gap_ = kFirstSearchGap;
+  next_review_ = generation + search_gap_;
+}
+
+GliderFlights::Flight GliderFlights::advanced(const Flight& flight, uint64_t generations) const {
+  const Course& course = courses_[flight.course];
+  const uint64_t steps = flight.phase + generations;
+  const auto periods = static_cast<int64_t>(steps / 4);
+  return {flight.x + periods * course.dx,
+          flight.y + periods * course.dy,
+          flight.course,
+          static_cast<uint8_t>(steps % 4),
+          flight.until,
+          flight.horizon};
+}
+
+Cell GliderFlights::box(const Flight& flight) const {
+  const Phase& phase = courses_[flight.course].phases[flight.phase];
+  return {flight.x + phase.dx, flight.y + phase.dy};
+}
+
+// One review's view of the world: the parts' tiles, with the changes made
+// so far kept aside until the end.
+class GliderFlights::Review {
+ public:
+  Review(std::span<sparse::SparseGrid* const> parts, WorkArea& work)
+      : parts_(parts), parity_(static_cast<int>(parts[0]->generation() & 1)), work_(work) {
+    work_.clear();
+  }
+
+  int parity() const { return parity_; }
+
+  // The tile at `coord` as the review sees it at `parity` (null: empty).
+  const Tile* read(TileCoord coord, int parity) const {
+    if (const Work* work = work_.find(coord)) return &work->tiles[parity];
+    const size_t part = part_of(coord.tx);
+    const sparse::SparseGrid& grid = *parts_[part];
+    const int32_t slot = grid.map().find(coord);
+    if (slot == sparse::TileMap::kAbsent || grid.map().summary(parity, slot).nonempty == 0) {
+      return nullptr;
+    }
+    return &grid.map().tile(parity, slot);
+  }
+
+  // Bits x .. x + width - 1 (width at most 8) of row y at `parity`.
+  uint64_t row_bits(int parity, int64_t x, int64_t y, int width) const {
+    const TileCoord at{tile_of(x), tile_of(y)};
+    const int shift = offset_in_tile(x);
+    const int row = offset_in_tile(y);
+    uint64_t bits = 0;
+    if (const Tile* tile = read(at, parity)) bits = tile->rows[static_cast<size_t>(row)] >> shift;
+    if (shift + width > kTileSize) {
+      if (const Tile* next = read({at.tx + 1, at.ty}, parity)) {
+        bits |= next->rows[static_cast<size_t>(row)] << (kTileSize - shift);
+      }
+    }
+    return bits & ((uint64_t{1} << width) - 1);
+  }
+
+  // Whether the cells within two of the 3x3 box at `corner` are exactly
+  // `cells` (bit 3 * row + column of the box) at `parity`.
+  bool alone(int parity, Cell corner, uint16_t cells) const {
+    constexpr int kSide = 3 + 2 * (kApart - 1);
+    for (int row = 0; row < kSide; ++row) {
+      uint64_t expected = 0;
+      const int box_row = row - (kApart - 1);
+      if (box_row >= 0 && box_row < 3) {
+        expected = static_cast<uint64_t>((cells >> (3 * box_row)) & 7u) << (kApart - 1);
+      }
+      if (row_bits(parity, corner.x - (kApart - 1), corner.y + row - (kApart - 1), kSide) !=
+          expected) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // Whether no live cell lies in [x0, x1] x [y0, y1] at the current
+  // generation.
+  bool clear(int64_t x0, int64_t y0, int64_t x1, int64_t y1) const {
+    for (int64_t ty = tile_of(y0); ty <= tile_of(y1); ++ty) {
+      const int first_row = ty == tile_of(y0) ? offset_in_tile(y0) : 0;
+      const int last_row = ty == tile_of(y1) ? offset_in_tile(y1) : kTileSize - 1;
+      for (int64_t tx = tile_of(x0); tx <= tile_of(x1); ++tx) {
+        const Tile* tile = read({tx, ty}, parity_);
+        if (tile == nullptr) continue;
+        const int first = tx == tile_of(x0) ? offset_in_tile(x0) : 0;
+        const int last = tx == tile_of(x1) ? offset_in_tile(x1) : kTileSize - 1;
+        const uint64_t columns = (~uint64_t{0} >> (kTileSize - 1 - last)) & (~uint64_t{0} << first);
+        for (int row = first_row; row <= last_row; ++row) {
+          if ((tile->rows[static_cast<size_t>(row)] & columns) != 0) return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  // Sets or clears the cells of the glider phase `cells` at `corner`.
+  void put(int parity, Cell corner, uint16_t cells, bool alive) {
+    for (int bit = 0; bit < 9; ++bit) {
+      if (((cells >> bit) & 1u) == 0) continue;
+      const int64_t x = corner.x + bit % 3;
+      const int64_t y = corner.y + bit / 3;
+      Work& work = entry({tile_of(x), tile_of(y)});
+      work.tiles[parity].set(offset_in_tile(x), offset_in_tile(y), alive);
+    }
+  }
+
+  // How many tiles holding live cells now each coarse square has, the
+  // changes made so far counted.
+  void count_occupied(std::span<sparse::SparseGrid* const> parts, SquareCounts& counts,
+                      SquareCounts& tile_counts) const {
+    size_t tiles = work_.size();
+    for (const sparse::SparseGrid* grid : parts) tiles += grid->map().held().size();
+    // Squares hold up to 16 tiles each; the tables grow where they hold fewer.
+    counts.reset(tiles >> (2 * kCoarseTileBits));
+    tile_counts.reset(tiles);
+    const auto square = [](TileCoord coord) {
+      return TileCoord{coord.tx >> kCoarseTileBits, coord.ty >> kCoarseTileBits};
+    };
+    for (const sparse::SparseGrid* grid : parts) {
+      for (int32_t slot : grid->map().held()) {
+        if (grid->map().summary(parity_, slot).nonempty != 0 &&
+            grid->owner(slot) == sparse::TileOwner::kCpu) {
+          counts.add(square(grid->map().coord(slot)), 1);
+          tile_counts.add(grid->map().coord(slot), 1);
+        }
+      }
+    }
+    for (const Work& work : work_.used()) {
+      const TileCoord coord = work.coord;
+      const sparse::SparseGrid& grid = *parts_[work.part];
+      const int32_t slot = grid.map().find(coord);
+      const bool was =
+          slot != sparse::TileMap::kAbsent && grid.map().summary(parity_, slot).nonempty != 0;
+      const bool is = !work.tiles[parity_].empty();
+      if (was != is) {
+        counts.add(square(coord), is ? 1 : -1);
+        tile_counts.add(coord, is ? 1 : -1);
+      }
+    }
+  }
+
+  // Before putting the glider phase `cells` at `corner` back: counts in
+  // the maps each tile it makes hold live cells again.
+  void put_counted(Cell corner, uint16_t cells, SquareCounts& squares, SquareCounts& tiles) {
+    for (int bit = 0; bit < 9; ++bit) {
+      if (((cells >> bit) & 1u) == 0) continue;
+      const TileCoord coord{tile_of(corner.x + bit % 3), tile_of(corner.y + bit / 3)};
+      if (read(coord, parity_) != nullptr && !entry(coord).tiles[parity_].empty()) continue;
+      if (!tiles.occupied(coord)) {
+        tiles.add(coord, 1);
+        squares.add({coord.tx >> kCoarseTileBits, coord.ty >> kCoarseTileBits}, 1);
+      }
+    }
+  }
+
+  // Puts the changed tiles into the parts: each imported as the hybrid's
+  // are, marked changed for a strip's exchange, and planned near.
+  bool commit() {
+    std::vector<std::vector<int32_t>> touched(parts_.size());
+    for (const Work& work : work_.used()) {
+      const TileCoord coord = work.coord;
+      sparse::SparseGrid& grid = *parts_[work.part];
+      int32_t slot = grid.map().find(coord);
+      const Tile& current = work.tiles[parity_];
+      const Tile& previous = work.tiles[parity_ ^ 1];
+      if (slot == sparse::TileMap::kAbsent) {
+        if (current.empty() && previous.empty()) continue;
+        slot = grid.ensure_tile(coord);
+      }
+      if (grid.import_tile(slot, current, previous)) {
+        grid.note_changed(slot);
+        touched[work.part].push_back(slot);
+      }
+    }
+    bool changed = false;
+    for (size_t part = 0; part < parts_.size(); ++part) {
+      if (touched[part].empty()) continue;
+      parts_[part]->replan_near(touched[part]);
+      changed = true;
+    }
+    return changed;
+  }
+
+ private:
+  size_t part_of(int64_t tx) const {
+    for (size_t part = 0; part + 1 < parts_.size(); ++part) {
+      if (tx >= parts_[part]->strip_first() && tx <= parts_[part]->strip_last()) return part;
+    }
+    return parts_.size() - 1;
+  }
+
+  Work& entry(TileCoord coord) {
+    const auto [found, made] = work_.emplace(coord);
+    if (made) {
+      Work& work = *found;
+      work.part = part_of(coord.tx);
+      const sparse::SparseGrid& grid = *parts_[work.part];
+      const int32_t slot = grid.map().find(coord);
+      for (int parity = 0; parity < 2; ++parity) {
+        work.tiles[parity] =
+            slot == sparse::TileMap::kAbsent ? Tile{} : grid.map().tile(parity, slot);
+      }
+    }
+    return *found;
+  }
+
+  std::span<sparse::SparseGrid* const> parts_;
+  int parity_;
+  WorkArea& work_;
+};
+
+GliderFlights::Flight GliderFlights::previous(const Flight& flight) const {
+  if (flight.phase > 0)
+    return {flight.x, flight.y, flight.course, static_cast<uint8_t>(flight.phase - 1)};
+  const Course& course = courses_[flight.course];
+  return {flight.x - course.dx, flight.y - course.dy, flight.course, 3};
+}
+
+void GliderFlights::put(Review& view, const Flight& flight, bool alive) const {
+  const Course& course = courses_[flight.course];
+  const Flight before = previous(flight);
+  view.put(view.parity(), box(flight), course.phases[flight.phase].cells, alive);
+  view.put(view.parity() ^ 1, box(before), course.phases[before.phase].cells, alive);
+}
+
+// Whether a tile beside `slot` holds more than kMaxSearchCells cells: a
+// glider there is too near the rest of the world to fly (a stream from a
+// gun, one just thrown off), so its tile is not searched.
+bool beside_crowd(const sparse::SparseGrid& grid, int32_t slot, int parity) {
+  for (int32_t other : grid.map().neighbours(slot)) {
+    if (other != sparse::TileMap::kEmptySlot && grid.map().summary(parity, other).nonempty != 0 &&
+        grid.map().tile(parity, other).population() > kMaxSearchCells) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::vector<GliderFlights::Found> GliderFlights::search(
+    const Review& view, std::span<sparse::SparseGrid* const> parts) const {
+  const int now = view.parity();
+  std::vector<Found> found;
+  for (sparse::SparseGrid* grid : parts) {
+    for (int32_t slot : grid->active()) {
+      if (grid->owner(slot) != sparse::TileOwner::kCpu) continue;
+      const Tile& tile = grid->map().tile(now, slot);
+      if (tile.population() > kMaxSearchCells || beside_crowd(*grid, slot, now)) continue;
+      const TileCoord coord = grid->map().coord(slot);
+      // Each glider is found from its top row's first live cell, which
+      // lies in one tile: its box's corner is that cell or one or two
+      // cells west of it.
+      for (int row = 0; row < kTileSize; ++row) {
+        for (uint64_t bits = tile.rows[static_cast<size_t>(row)]; bits != 0; bits &= bits - 1) {
+          const int column = std::countr_zero(bits);
+          for (int west = 0; west < 3; ++west) {
+            const Cell corner{coord.tx * kTileSize + column - west, coord.ty * kTileSize + row};
+            uint16_t cells = 0;
+            for (int line = 0; line < 3; ++line) {
+              const uint64_t three =
+                  column - west >= 0 && column - west + 3 <= kTileSize && row + line < kTileSize
+                      ? (tile.rows[static_cast<size_t>(row + line)] >> (column - west)) & 7u
+                      : view.row_bits(now, corner.x, corner.y + line, 3);
+              cells |= static_cast<uint16_t>(three << (3 * line));
+            }
+            const int index = by_cells_[cells];
+            if (index < 0 || std::countr_zero(static_cast<unsigned>(cells)) != west) continue;
+            const Phase& phase =
+                courses_[static_cast<size_t>(index / 4)].phases[static_cast<size_t>(index % 4)];
+            const Flight flight{corner.x - phase.dx, corner.y - phase.dy,
+                                static_cast<uint8_t>(index / 4), static_cast<uint8_t>(index % 4)};
+            if (!view.alone(now, corner, cells)) continue;
+            const Flight before = previous(flight);
+            found.push_back(
+                {flight, view.alone(now ^ 1, box(before),
+                                    courses_[before.course].phases[before.phase].cells)});
+          }
+        }
+      }
+    }
+  }
+  return found;
+}
+
+std::pair<Cell, Cell> GliderFlights::sweep(const Flight& flight, uint64_t generations) const {
+  // A box moves one way along each axis, a period at a time, so the
+  // farthest come within a period of the ends.
+  Cell low = box(flight);
+  Cell high = low;
+  const uint64_t last = generations;
+  for (uint64_t at : {uint64_t{1}, uint64_t{2}, uint64_t{3}, last - 3, last - 2, last - 1, last}) {
+    const Cell corner = box(advanced(flight, std::min(at, last)));
+    low = {std::min(low.x, corner.x), std::min(low.y, corner.y)};
+    high = {std::max(high.x, corner.x), std::max(high.y, corner.y)};
+  }
+  return {low, {high.x + 2, high.y + 2}};
+}
+
+bool GliderFlights::clear_for(const Review& view, const Flight& flight, uint64_t horizon,
+                              bool coarse_only) const {
+  // The rest of the world spreads a cell a generation at most, and a
+  // glider it reaches spreads from there (within kDisturbed of the
+  // spread): for `horizon` generations none of it may lie within kApart -
+  // 1 + kDisturbed + horizon of the boxes this glider passes through.
+  const auto [low, high] = sweep(flight, horizon);
+  const int64_t reach = static_cast<int64_t>(horizon) + kApart - 1 + kDisturbed;
+  const int64_t x0 = low.x - reach;
+  const int64_t y0 = low.y - reach;
+  const int64_t x1 = high.x + reach;
+  const int64_t y1 = high.y + reach;
+  if (x0 <= -kFlightRange || y0 <= -kFlightRange || x1 >= kFlightRange || y1 >= kFlightRange) {
+    return false;
+  }
+  // Coarse squares, then tiles, then (for the shortest) cells.
+  const auto none_in = [](const SquareCounts& counts, int64_t ax, int64_t ay, int64_t bx,
+                          int64_t by) {
+    for (int64_t cy = ay; cy <= by; ++cy) {
+      for (int64_t cx = ax; cx <= bx; ++cx) {
+        if (counts.occupied({cx, cy})) return false;
+      }
+    }
+    return true;
+  };
+  return none_in(squares_, coarse_of(x0), coarse_of(y0), coarse_of(x1), coarse_of(y1)) ||
+         (!coarse_only && none_in(tiles_, tile_of(x0), tile_of(y0), tile_of(x1), tile_of(y1))) ||
+         (!coarse_only && horizon == kHorizon && view.clear(x0, y0, x1, y1));
+}
+
+uint64_t GliderFlights::clearance(const Review& view, const Flight& flight) const {
+  // A glider flying on tries twice the horizon it had (a glider far
+  // from everything keeps the longest), then shorter ones; a new one tries the
+  // shortest first, since most stand near the world and fail.
+  if (flight.horizon > kHorizon) {
+    if (flight.horizon < kMaxHorizon && clear_for(view, flight, 2 * flight.horizon, true)) {
+      return 2 * flight.horizon;
+    }
+    for (uint64_t horizon = flight.horizon; horizon >= kHorizon; horizon /= 2) {
+      if (clear_for(view, flight, horizon, false)) return horizon;
+    }
+    return 0;
+  }
+  uint64_t cleared = 0;
+  for (uint64_t horizon = kHorizon; horizon <= kMaxHorizon; horizon *= 2) {
+    if (!clear_for(view, flight, horizon, false)) break;
+    cleared = horizon;
+  }
+  return cleared;
+}
+
+bool GliderFlights::apart(const Flight& a, const Flight& b, uint64_t generations) const {
+  const auto exact = [&](uint64_t from) {
+    for (uint64_t at = from; at < from + 4; ++at) {
+      if (box_gap(box(advanced(a, at)), box(advanced(b, at))) < kApart) return false;
+    }
+    return true;
+  };
+  // On the same course two gliders' offset repeats every period.
+  if (a.course == b.course) return exact(0);
+  // Otherwise their boxes' offset moves by the difference of their
+  // courses each period, and within a period each box moves a cell at
+  // most along each axis.
+  const Course& course_a = courses_[a.course];
+  const Course& course_b = courses_[b.course];
+  Cell offset{box(b).x - box(a).x, box(b).y - box(a).y};
+  const Cell drift{course_b.dx - course_a.dx, course_b.dy - course_a.dy};
+  // The offset after k periods is offset + k * drift, and its Chebyshev
+  // length is convex in k: its least over the horizon is at an end or
+  // beside where a coordinate, or their sum or difference, crosses zero.
+  // Only a pair that comes near is stepped through.
+  const auto periods = static_cast<int64_t>(generations / 4);
+  const auto length = [&](int64_t k) {
+    const int64_t x = offset.x + k * drift.x;
+    const int64_t y = offset.y + k * drift.y;
+    return std::max(x < 0 ? -x : x, y < 0 ? -y : y);
+  };
+  int64_t least = std::min(length(0), length(periods));
+  const auto try_near = [&](int64_t numerator, int64_t denominator) {
+    if (denominator == 0) return;
+    const int64_t k = numerator / denominator;
+    for (int64_t near = k - 1; near <= k + 1; ++near) {
+      if (near >= 0 && near <= periods) least = std::min(least, length(near));
+    }
+  };
+  try_near(-offset.x, drift.x);
+  try_near(-offset.y, drift.y);
+  try_near(offset.y - offset.x, drift.x - drift.y);
+  try_near(-(offset.x + offset.y), drift.x + drift.y);
+  // Boxes 3 wide: a gap of kApart + 2 at period starts keeps kApart
+  // within each period.
+  if (least - 2 >= kApart + 2) return true;
+  for (uint64_t at = 0; at <= generations; at += 4) {
+    const int64_t gap = std::max<int64_t>(
+        0, std::max(offset.x < 0 ? -offset.x : offset.x, offset.y < 0 ? -offset.y : offset.y) - 2);
+    if (gap < kApart + 2 && !exact(at)) return false;
+    offset = {offset.x + drift.x, offset.y + drift.y};
+  }
+  return true;
+}
+
+bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts) {
+  const uint64_t generation = parts[0]->generation();
+  for (Flight& flight : flights_) flight = advanced(flight, generation - generation_);
+  generation_ = generation;
+  Review view(parts, work_);
+  const std::vector<Found> found = search(view, parts);
+  // A review stops the world's stepping and reads where all its tiles
+  // hold cells: a few gliders flying do not pay for that. Fewer than
+  // fleet_floor land (or are not lifted), and the search backs off.
+  size_t held = 0;
+  for (const sparse::SparseGrid* grid : parts) held += grid->tile_count();
+  const size_t fleet_floor = std::max(min_fleet_, held / kTilesPerFlight);
+  if (found.size() + flights_.size() < fleet_floor) {
+    for (const Flight& flight : flights_) put(view, flight, true);
+    landed_ += flights_.size();
+    flights_.clear();
+    search_gap_ = std::min(2 * search_gap_, kMaxSearchGap);
+    next_review_ = generation + search_gap_;
+    return view.commit();
+  }
+
+  // Every glider: those flying, then those found in the tiles, which come
+  // out of the tiles for now. A glider is one of: flying; a glider to the
+  // others, stepped in the tiles but moving as a glider until the rest
+  // reaches it; or grounded or tangled, the rest of the world to the
+  // others. The maps of where the rest has cells are made with the found
+  // ones out, and count each put back as the rest.
+  const size_t flying_count = flights_.size();
+  std::vector<Flight> gliders = flights_;
+  for (const Found& one : found) gliders.push_back(one.flight);
+  const auto is_new = [&](size_t i) { return i >= flying_count; };
+  for (size_t i = flying_count; i < gliders.size(); ++i) put(view, gliders[i], false);
+  view.count_occupied(parts, squares_, tiles_);
+  std::vector<char> rest(gliders.size(), 0);
+  const auto make_rest = [&](size_t i) {
+    rest[i] = 1;
+    view.put_counted(box(gliders[i]), courses_[gliders[i].course].phases[gliders[i].phase].cells,
+                     squares_, tiles_);
+    put(view, gliders[i], true);
+  };
+  // Found ones the rest leaves no room to fly, however they meet the
+  // others, are grounded first: a gun's stream is found at every review
+  // and never flies.
+  for (size_t i = flying_count; i < gliders.size(); ++i) {
+    if (!clear_for(view, gliders[i], kHorizon, false)) make_rest(i);
+  }
+  // Gliders that may meet another within kMaxHorizon are tangled. Two
+  // meeting must be within a coarse square of each other (each moves a
+  // quarter of one). Only a glider new or due looks at the pairs it is
+  // in: a pair of others was looked at, for kMaxHorizon, when the later
+  // of them was; and a pair on the same course is apart for good once
+  // apart for a period, so two that flew before are not looked at again.
+  std::vector<std::pair<TileCoord, size_t>> by_square;
+  for (size_t i = 0; i < gliders.size(); ++i) {
+    if (rest[i]) continue;
+    const Cell corner = box(gliders[i]);
+    by_square.push_back({{coarse_of(corner.x), coarse_of(corner.y)}, i});
+  }
+  std::sort(by_square.begin(), by_square.end());
+  square_runs_.reset(by_square.size());
+  for (size_t at = 0; at < by_square.size();) {
+    size_t end = at + 1;
+    while (end < by_square.size() && by_square[end].first == by_square[at].first) ++end;
+    square_runs_.set_run(by_square[at].first, static_cast<int>(at), static_cast<int>(end));
+    at = end;
+  }
+  // Those that look: the new, those due, and (below) the flying ones
+  // near a glider newly tangled, whose clearance counted on it staying a
+  // glider. Each pair is looked at once, by the first of the two to look.
+  const auto near = [&](size_t i, int64_t squares, const auto& visit) {
+    const Cell corner = box(gliders[i]);
+    for (int64_t dy = -squares; dy <= squares; ++dy) {
+      for (int64_t dx = -squares; dx <= squares; ++dx) {
+        const auto [begin, end] =
+            square_runs_.run({coarse_of(corner.x) + dx, coarse_of(corner.y) + dy});
+        for (int at = begin; at < end; ++at) {
+          const size_t j = by_square[static_cast<size_t>(at)].second;
+          if (j != i) visit(j);
+        }
+      }
+    }
+  };
+  std::vector<char> looking(gliders.size(), 0);
+  std::vector<char> looked(gliders.size(), 0);
+  std::vector<char> tangled(gliders.size(), 0);
+  std::vector<size_t> queue;
+  const auto look = [&](size_t i) {
+    if (rest[i] || looking[i]) return;
+    looking[i] = 1;
+    queue.push_back(i);
+  };
+  for (size_t i = 0; i < gliders.size(); ++i) {
+    if (is_new(i) || gliders[i].until < generation + kHorizon) look(i);
+  }
+  const auto tangle = [&](size_t i) {
+    if (tangled[i]) return;
+    tangled[i] = 1;
+    // What it strikes spreads a cell a generation from where they meet:
+    // over kMaxHorizon, less than 400 cells from it now, which three
+    // coarse squares each way cover.
+    near(i, 3, [&](size_t j) { look(j); });
+  };
+  while (!queue.empty()) {
+    const size_t i = queue.back();
+    queue.pop_back();
+    looked[i] = 1;
+    near(i, 1, [&](size_t j) {
+      if (looked[j] && looking[j]) return;
+      if (!is_new(i) && !is_new(j) && gliders[i].course == gliders[j].course) return;
+      if (!apart(gliders[i], gliders[j], kMaxHorizon)) {
+        tangle(i);
+        tangle(j);
+      }
+    });
+  }
+  for (size_t i = 0; i < gliders.size(); ++i) {
+    if (tangled[i]) make_rest(i);
+  }
+  // A glider that flies on or is lifted out may fly kHorizon or more; one
+  // that may not lands or stays, a glider to the others, put back once
+  // every glider is decided.
+  std::vector<size_t> kept;
+  std::vector<size_t> put_back;
+  for (size_t i = 0; i < gliders.size(); ++i) {
+    Flight& glider = gliders[i];
+    if (rest[i]) continue;
+    if (!looking[i]) {
+      kept.push_back(i);
+      continue;
+    }
+    const uint64_t horizon = clearance(view, glider);
+    if (horizon != 0 && (!is_new(i) || found[i - flying_count].liftable)) {
+      glider.until = generation + horizon;
+      glider.horizon = static_cast<uint16_t>(horizon);
+      kept.push_back(i);
+    } else {
+      put_back.push_back(i);
+    }
+  }
+  if (kept.size() < fleet_floor) {
+    put_back.insert(put_back.end(), kept.begin(), kept.end());
+    kept.clear();
+  }
+  for (size_t i : put_back) put(view, gliders[i], true);
+  // Searching again soon pays where gliders were lifted out; where none
+  // could be (a gun's stream, a world without gliders), less and less.
+  std::vector<Flight> flying;
+  uint64_t next = generation + kMaxSearchGap;
+  bool lifted_now = false;
+  for (size_t i : kept) {
+    flying.push_back(gliders[i]);
+    next = std::min(next, gliders[i].until);
+    lifted_now = lifted_now || is_new(i);
+    lifted_ += is_new(i) ? 1 : 0;
+  }
+  landed_ += flying_count - static_cast<size_t>(std::count_if(
+                                kept.begin(), kept.end(), [&](size_t i) { return !is_new(i); }));
+  search_gap_ = lifted_now ? kFirstSearchGap : std::min(2 * search_gap_, kMaxSearchGap);
+  flights_.swap(flying);
+  next_review_ = std::min(next, generation + search_gap_);
+  return view.commit();
+}
+
+bool GliderFlights::land_all(std::span<sparse::SparseGrid* const> parts) {
+  if (flights_.empty()) return false;
+  const uint64_t generation = parts[0]->generation();
+  Review view(parts, work_);
+  for (const Flight& flight : flights_) put(view, advanced(flight, generation - generation_), true);
+  landed_ += flights_.size();
+  flights_.clear();
+  generation_ = generation;
+  return view.commit();
+}
+
+}  // namespace gol

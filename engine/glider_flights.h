@@ -1,0 +1,322 @@
+// Lone gliders flown by formula. A methuselah or a soup throws gliders off
+// into empty space; each keeps a tile or two awake every generation for
+// the rest of the run, and in a field of acorns they are about half of all
+// the tile steps. A glider moves a cell diagonally every four generations
+// whatever happens around it, as long as nothing comes near it, so it need
+// not be stepped at all.
+//
+// Why lifting one out is exact. Two sets of live cells at least kApart (3)
+// cells apart (Chebyshev) step independently under any rule that bears
+// nothing from no neighbours (not B0): no cell sees both. At a review the
+// gliders are of three kinds:
+//   - flying: out of the tiles, moved by formula;
+//   - gliders to the others: found alone in the tiles and stepped there,
+//     but moving as gliders until something else reaches them;
+//   - the rest of the world, with everything else in the tiles: gliders
+//     that may meet another glider within kMaxHorizon (tangled), or that
+//     stand too near the rest to fly (grounded).
+// The rest spreads a cell a generation at most, and a glider it reaches
+// then lies within kDisturbed cells of that spread. So a glider may fly
+// for a horizon h if no cell of the rest lies within h + kApart - 1 +
+// kDisturbed of the boxes it passes through, and no other glider (flying
+// or not) comes within kApart of it in that time. Every pair is looked at
+// when either is new or due, and a glider newly tangled has those flying
+// near it looked at again, since their clearance counted on it moving as
+// a glider. The caller steps the world up to next_review(), which no
+// clearance outlasts, and calls review(): a glider whose way is no longer
+// clear lands, put back into the tiles exactly as it is then.
+//
+// Lifting one out must leave the tiles' two generations a world that
+// steps as they did: a glider is lifted only if it stood alone (nothing
+// else within two cells) at both generations the tiles hold, so that what
+// stays is what the rest stepped to. Landing puts back both generations of
+// it, which the rest never touched. Either way the tiles change as the
+// hybrid's imports change them (SparseGrid::import_tile: the tile and the
+// neighbours whose border it changed wake).
+//
+// What it costs. A review stops the world's stepping (in strips, an
+// exchange follows where tiles changed) and reads where all its tiles hold
+// cells, so gliders fly only while there are enough of them (kMinFleet,
+// and one per kTilesPerFlight tiles held); where none can fly the search
+// backs off. A gun's stream never flies: each of its gliders is within
+// reach of the one behind it, down to the gun, and a tile beside a crowded
+// one is not searched.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "engine/core/rule.h"
+#include "engine/core/tile.h"
+#include "sparse/sparse_grid.h"
+
+namespace gol {
+
+class GliderFlights {
+ public:
+  // The shortest clearance a glider flies with: one about kHorizon cells
+  // from the rest of the world flies. Shorter lets gliders go sooner after
+  // they leave what made them, and reviews more often.
+  static constexpr uint64_t kHorizon = 64;
+  // A glider far from everything is cleared for up to this long (doubling
+  // from kHorizon review by review), and no pair of gliders is looked at
+  // for longer.
+  static constexpr uint64_t kMaxHorizon = 256;
+  // Gliders fly only while at least this many do, and one for each
+  // kTilesPerFlight tiles held.
+  static constexpr size_t kMinFleet = 32;
+  static constexpr size_t kTilesPerFlight = 256;
+  // The coarse map of where the world has cells: squares of 2^k tiles.
+  static constexpr int kCoarseTileBits = 2;
+  // A glider the rest of the world reaches lies within this many cells of
+  // its spread.
+  static constexpr int64_t kDisturbed = 4;
+  // Where no glider flies, the first review of a call comes after this
+  // many generations, and each review that finds none waits twice as long
+  // as the last, up to kMaxSearchGap (a world without gliders pays for a
+  // look at its active tiles now and then, and no shorter epochs).
+  static constexpr uint64_t kFirstSearchGap = 64;
+  static constexpr uint64_t kMaxSearchGap = 4096;
+
+  // Readies the flights for `rule`: gliders fly only where the rule's own
+  // glider moves as Life's does (B3/S23 and rules agreeing on it, such as
+  // B36/S23) and nothing is born from no neighbours.
+  void set_rule(const Rule& rule);
+  bool rule_flies() const { return rule_flies_; }
+  // The fewest gliders that fly (kMinFleet unless set: tests fly one).
+  void set_min_fleet(size_t gliders) { min_fleet_ = gliders; }
+  // Starts a call's schedule at `generation`, nothing flying.
+  void start(uint64_t generation);
+  // The generation by which the next review must come (a review may not
+  // come later: the flights' clearance ends there).
+  uint64_t next_review() const { return next_review_; }
+  size_t flying() const { return flights_.size(); }
+  // At next_review() (every part at the same generation): lands the
+  // gliders whose way is no longer clear, lifts out those newly alone and
+  // clear, and plans near the tiles changed. `parts` hold the world: each
+  // owns the columns [strip_first(), strip_last()] (a whole grid owns them
+  // all), and a strip's changed tiles are marked so that an exchange takes
+  // them into its neighbours' copies. Returns whether any tile changed.
+  bool review(std::span<sparse::SparseGrid* const> parts);
+  // Lands every glider at the parts' generation; returns whether any did.
+  bool land_all(std::span<sparse::SparseGrid* const> parts);
+  // Gliders lifted out and landed since construction.
+  uint64_t lifted() const { return lifted_; }
+  uint64_t landed() const { return landed_; }
+
+  // One glider's course: its box's top-left corner, relative to where it
+  // stood at phase 0 of its current period, and its 3x3 cells (bit
+  // 3 * row + column), for each phase; and how far a period moves it.
+  struct Phase {
+    uint16_t cells = 0;
+    int dx = 0;
+    int dy = 0;
+  };
+  struct Course {
+    std::array<Phase, 4> phases;
+    int dx = 0;
+    int dy = 0;
+  };
+  // A flying glider: course, phase and where its period's phase-0 box
+  // stood, at the generation of the last review.
+  struct Flight {
+    int64_t x = 0;
+    int64_t y = 0;
+    uint8_t course = 0;
+    uint8_t phase = 0;
+    uint64_t until = 0;    // the generation its clearance ends
+    uint16_t horizon = 0;  // the clearance it was last given
+  };
+  // Where `flight` is `generations` later, and the top-left corner of its
+  // box there.
+  Flight advanced(const Flight& flight, uint64_t generations) const;
+  Cell box(const Flight& flight) const;
+  const std::array<Course, 4>& courses() const { return courses_; }
+
+ private:
+  // What a review changes of one tile: both generations, as they will be.
+  struct Work {
+    TileCoord coord;
+    size_t part = 0;
+    Tile tiles[2];
+  };
+  // The tiles a review changes, in memory kept from one review to the
+  // next (fresh pages cost about 5 us each on the dev host), found by an
+  // open-addressing index.
+  class WorkArea {
+   public:
+    void clear() {
+      used_ = 0;
+      std::fill(index_.begin(), index_.end(), -1);
+    }
+    Work* find(TileCoord coord) {
+      if (index_.empty()) return nullptr;
+      const int32_t at = index_[locate(coord)];
+      return at < 0 ? nullptr : &works_[static_cast<size_t>(at)];
+    }
+    // The entry for `coord`, and whether it was just made (then only its
+    // coordinate is set).
+    std::pair<Work*, bool> emplace(TileCoord coord) {
+      if (2 * (used_ + 1) > index_.size()) grow();
+      const size_t slot = locate(coord);
+      if (index_[slot] >= 0) return {&works_[static_cast<size_t>(index_[slot])], false};
+      if (used_ == works_.size()) works_.emplace_back();
+      index_[slot] = static_cast<int32_t>(used_);
+      Work& work = works_[used_++];
+      work.coord = coord;
+      return {&work, true};
+    }
+    std::span<Work> used() { return {works_.data(), used_}; }
+    size_t size() const { return used_; }
+
+   private:
+    size_t locate(TileCoord coord) const {
+      for (size_t at = TileHash{}(coord)*0x9E3779B97F4A7C15ull >> 16;; ++at) {
+        const int32_t entry = index_[at & (index_.size() - 1)];
+        if (entry < 0 || works_[static_cast<size_t>(entry)].coord == coord) {
+          return at & (index_.size() - 1);
+        }
+      }
+    }
+    void grow() {
+      index_.assign(std::max<size_t>(64, 2 * index_.size()), -1);
+      for (size_t i = 0; i < used_; ++i) index_[locate(works_[i].coord)] = static_cast<int32_t>(i);
+    }
+    std::vector<Work> works_;
+    size_t used_ = 0;
+    std::vector<int32_t> index_;
+  };
+  class Review;
+  struct TileHash {
+    size_t operator()(TileCoord c) const {
+      return static_cast<size_t>((static_cast<uint64_t>(c.tx) * 0x9E3779B97F4A7C15ull) ^
+                                 static_cast<uint64_t>(c.ty));
+    }
+  };
+
+  // The glider one generation before `flight`.
+  Flight previous(const Flight& flight) const;
+  // Puts both generations of `flight` into the review's tiles, or takes
+  // them out.
+  void put(Review& view, const Flight& flight, bool alive) const;
+  // A glider standing alone in the tiles, and whether it stood alone a
+  // generation before too (then it may be lifted out).
+  struct Found {
+    Flight flight;
+    bool liftable = false;
+  };
+  std::vector<Found> search(const Review& view, std::span<sparse::SparseGrid* const> parts) const;
+  // How many tiles holding live cells each coarse square has: a table of
+  // open addressing, rebuilt at each review from every held tile in the
+  // same memory (an unordered_map cost several times as much, and fresh
+  // pages for it each review more again).
+  class SquareCounts {
+   public:
+    // Empties the table, sized for about `expected` squares (it grows as
+    // they come).
+    void reset(size_t expected) {
+      size_t size = 64;
+      while (size < 2 * expected) size *= 2;
+      if (entries_.size() < size) entries_.resize(size);
+      size_ = size;
+      used_ = 0;
+      std::fill(entries_.begin(), entries_.begin() + static_cast<ptrdiff_t>(size_), Entry{});
+    }
+    void add(TileCoord square, int count) { entry(square).count += count; }
+    bool occupied(TileCoord square) const {
+      const Entry& entry = entries_[locate(square)];
+      return entry.used && entry.count > 0;
+    }
+    // Used as runs: the count is where a run begins, `end` where it ends.
+    void set_run(TileCoord square, int begin, int end) {
+      Entry& run = entry(square);
+      run.count = begin;
+      run.end = end;
+    }
+    std::pair<int, int> run(TileCoord square) const {
+      const Entry& entry = entries_[locate(square)];
+      return entry.used ? std::pair<int, int>{entry.count, entry.end} : std::pair<int, int>{0, 0};
+    }
+
+   private:
+    struct Entry {
+      TileCoord square;
+      int count = 0;
+      int end = 0;
+      bool used = false;
+    };
+    size_t locate(TileCoord square) const {
+      for (size_t at = TileHash{}(square)*0x9E3779B97F4A7C15ull >> 20;; ++at) {
+        const Entry& entry = entries_[at & (size_ - 1)];
+        if (!entry.used || entry.square == square) return at & (size_ - 1);
+      }
+    }
+    // The entry for `square`, made (count 0) if new; the table doubles
+    // where it would be more than half full.
+    Entry& entry(TileCoord square) {
+      size_t at = locate(square);
+      if (entries_[at].used) return entries_[at];
+      if (2 * (used_ + 1) > size_) {
+        const std::vector<Entry> old(entries_.begin(),
+                                     entries_.begin() + static_cast<ptrdiff_t>(size_));
+        const size_t kept = used_;
+        reset(size_);
+        for (const Entry& moved : old) {
+          if (moved.used) entries_[locate(moved.square)] = moved;
+        }
+        used_ = kept;
+        at = locate(square);
+      }
+      ++used_;
+      entries_[at].square = square;
+      entries_[at].used = true;
+      return entries_[at];
+    }
+    std::vector<Entry> entries_;
+    size_t size_ = 0;
+    size_t used_ = 0;
+  };
+  // The corners of the boxes `flight` passes through in the next
+  // `generations` (at least 3): the top-left of the first, the bottom-right
+  // of the last.
+  std::pair<Cell, Cell> sweep(const Flight& flight, uint64_t generations) const;
+  // Whether the world (squares_, tiles_, and the review's cells) leaves
+  // `flight` clear for `horizon` generations.
+  // `coarse_only`: on the coarse squares alone (a cheap first try).
+  bool clear_for(const Review& view, const Flight& flight, uint64_t horizon,
+                 bool coarse_only) const;
+  // How long the world leaves `flight` clear: kMaxHorizon, halved down to
+  // kHorizon, or 0.
+  uint64_t clearance(const Review& view, const Flight& flight) const;
+  // Whether `a` and `b` stay kApart for `generations`.
+  bool apart(const Flight& a, const Flight& b, uint64_t generations) const;
+  // The coarse square (kCoarseTileBits tiles a side) of a coordinate.
+  static int64_t coarse_of(int64_t coordinate) {
+    return coordinate >> (kTileBits + kCoarseTileBits);
+  }
+
+  bool rule_flies_ = false;
+  Rule rule_{};
+  bool rule_known_ = false;
+  std::array<Course, 4> courses_{};
+  // By 3x3 cells: course * 4 + phase of the glider phase they are, or -1.
+  std::array<int8_t, 512> by_cells_{};
+  std::vector<Flight> flights_;
+  size_t min_fleet_ = kMinFleet;
+  uint64_t generation_ = 0;  // of the last review (or start)
+  uint64_t next_review_ = 0;
+  uint64_t search_gap_ = kFirstSearchGap;
+  SquareCounts squares_;
+  SquareCounts tiles_;  // the same, tile by tile
+  SquareCounts square_runs_;
+  WorkArea work_;
+  uint64_t lifted_ = 0;
+  uint64_t landed_ = 0;
+};
+
+}  // namespace gol

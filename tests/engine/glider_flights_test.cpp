@@ -1,0 +1,298 @@
+// Lone gliders flown by formula (GliderFlights), against the same world
+// stepped whole without them: gliders flying off in every course and
+// landing where a call ends, head-on and crossing meetings after long
+// flights, near misses of still lifes and of each other at every offset,
+// fields of gliders and soups on one thread and in strips, calls of every
+// length, and rules with and without Life's glider.
+#include "engine/glider_flights.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <random>
+#include <vector>
+
+#include "engine/grid_stepper.h"
+#include "engine/simulation.h"
+#include "patterns/catalogue.h"
+#include "patterns/rle.h"
+#include "patterns/soup.h"
+#include "sparse/sparse_grid.h"
+
+namespace gol {
+namespace {
+
+// Life's glider at `x`, `y` on `course` (bit 0: moving west, bit 1:
+// moving north), one of its phases a generation apart.
+CellSet glider(int64_t x, int64_t y, int course, int phase = 0) {
+  CellSet cells;
+  const int cell[5][2] = {{1, 0}, {2, 1}, {0, 2}, {1, 2}, {2, 2}};
+  for (const auto& at : cell) {
+    cells.set(x + ((course & 1) != 0 ? 2 - at[0] : at[0]),
+              y + ((course & 2) != 0 ? 2 - at[1] : at[1]));
+  }
+  sparse::SparseGrid grid;
+  grid.load(cells, Topology::plane(), false);
+  GridStepper stepper(1, cpu::SimdLibrary::kHighway);
+  stepper.step(grid, Rule::conway(), static_cast<uint64_t>(phase));
+  return grid.cells();
+}
+
+void add(CellSet& into, const CellSet& cells) {
+  for (const Cell& cell : cells.cells()) into.set(cell.x, cell.y);
+}
+
+CellSet block(int64_t x, int64_t y) {
+  CellSet cells;
+  for (int64_t dy = 0; dy < 2; ++dy) {
+    for (int64_t dx = 0; dx < 2; ++dx) cells.set(x + dx, y + dy);
+  }
+  return cells;
+}
+
+CellSet world_cells(const GridStepper& stepper, const sparse::SparseGrid& grid) {
+  CellSet cells;
+  for (const sparse::SparseGrid* part : stepper.world_parts(grid)) {
+    part->visit_cpu_tiles([&](TileCoord coord, const Tile& tile) { cells.put_tile(coord, tile); });
+  }
+  return cells;
+}
+
+// Steps `cells` with gliders flying (any number of them) on `threads`, in
+// strips where it pays, and whole on one thread without flights, comparing
+// the cells at each checkpoint (each a call's end); returns the gliders
+// lifted out.
+uint64_t expect_flights_match_plain(const CellSet& cells, const Rule& rule, int threads,
+                                    const std::vector<uint64_t>& checkpoints) {
+  sparse::SparseGrid flown;
+  sparse::SparseGrid plain;
+  flown.load(cells, Topology::plane(), false);
+  plain.load(cells, Topology::plane(), false);
+  GridStepper flying(threads, cpu::SimdLibrary::kHighway);
+  flying.allow_strips(true);
+  flying.allow_flights(true, 1);
+  GridStepper stepping(1, cpu::SimdLibrary::kHighway);
+  uint64_t done = 0;
+  for (uint64_t checkpoint : checkpoints) {
+    flying.step(flown, rule, checkpoint - done);
+    stepping.step(plain, rule, checkpoint - done);
+    EXPECT_EQ(flying.flights().flying(), 0u) << "a call leaves every glider landed";
+    EXPECT_TRUE(world_cells(flying, flown) == plain.cells())
+        << "generation " << checkpoint << ", " << threads << " threads";
+    done = checkpoint;
+  }
+  EXPECT_EQ(flying.flights().lifted(), flying.flights().landed());
+  return flying.flights().lifted();
+}
+
+TEST(GliderFlights, FlyWhereTheRulesGliderIsLifes) {
+  GliderFlights flights;
+  flights.set_rule(Rule::conway());
+  EXPECT_TRUE(flights.rule_flies());
+  flights.set_rule(parse_rule("B36/S23").rule);
+  EXPECT_TRUE(flights.rule_flies()) << "HighLife's glider is Life's";
+  for (const char* rule : {"B2/S", "B3/S12", "B03/S23", "B36/S125", "B3678/S34678"}) {
+    flights.set_rule(parse_rule(rule).rule);
+    EXPECT_FALSE(flights.rule_flies()) << rule;
+  }
+}
+
+TEST(GliderFlights, AGliderIsWhereTheFormulaPutsIt) {
+  GliderFlights flights;
+  flights.set_rule(Rule::conway());
+  const auto cells_of = [&](const GliderFlights::Flight& flight) {
+    const Cell corner = flights.box(flight);
+    const uint16_t bits = flights.courses()[flight.course].phases[flight.phase].cells;
+    CellSet cells;
+    for (int bit = 0; bit < 9; ++bit) {
+      if ((bits >> bit) & 1u) cells.set(corner.x + bit % 3, corner.y + bit / 3);
+    }
+    return cells;
+  };
+  for (uint8_t course = 0; course < 4; ++course) {
+    EXPECT_EQ(flights.courses()[course].dx, (course & 1) != 0 ? -1 : 1);
+    EXPECT_EQ(flights.courses()[course].dy, (course & 2) != 0 ? -1 : 1);
+    for (uint8_t phase = 0; phase < 4; ++phase) {
+      const GliderFlights::Flight start{1000, -2000, course, phase};
+      sparse::SparseGrid grid;
+      grid.load(cells_of(start), Topology::plane(), false);
+      GridStepper stepper(1, cpu::SimdLibrary::kHighway);
+      uint64_t done = 0;
+      for (uint64_t generations : {1, 2, 3, 4, 5, 11, 64, 257}) {
+        stepper.step(grid, Rule::conway(), generations - done);
+        done = generations;
+        EXPECT_TRUE(grid.cells() == cells_of(flights.advanced(start, generations)))
+            << "course " << int{course} << " phase " << int{phase} << " after " << generations;
+      }
+    }
+  }
+}
+
+TEST(GliderFlights, GlidersFlyOffInEveryCourseAndLandExactly) {
+  CellSet cells = block(0, 0);
+  for (int course = 0; course < 4; ++course) {
+    const int64_t x = (course & 1) != 0 ? -40 : 40;
+    const int64_t y = (course & 2) != 0 ? -40 : 40;
+    add(cells, glider(x, y, course, course));
+  }
+  for (int threads : {1, 2}) {
+    EXPECT_GT(expect_flights_match_plain(cells, Rule::conway(), threads, {200, 1000, 1001, 2400}),
+              0u);
+  }
+}
+
+TEST(GliderFlights, GlidersMeetingHeadOnAfterLongFlightsMatch) {
+  // A glider going south-east and one going north-west on lines a few
+  // cells apart, 1200 cells from each other: some offsets collide, some
+  // pass at two, three or four cells.
+  CellSet cells;
+  for (int64_t offset = 0; offset < 9; ++offset) {
+    const int64_t x = offset * 3000;
+    add(cells, glider(x, 0, 0));
+    add(cells, glider(x + 1200 + offset, 1200, 3, static_cast<int>(offset % 4)));
+  }
+  EXPECT_GT(expect_flights_match_plain(cells, Rule::conway(), 1, {700, 1300, 2600}), 0u);
+}
+
+TEST(GliderFlights, GlidersCrossingAtEveryOffsetMatch) {
+  CellSet cells;
+  for (int64_t lag = 0; lag < 12; ++lag) {
+    const int64_t x = lag * 2500;
+    add(cells, glider(x, 0, 0));
+    add(cells, glider(x + 800 + lag, 0, 1, static_cast<int>(lag % 4)));
+  }
+  for (int threads : {1, 3}) {
+    EXPECT_GT(expect_flights_match_plain(cells, Rule::conway(), threads, {1000, 2200}), 0u);
+  }
+}
+
+TEST(GliderFlights, GlidersPassingStillLifesAtEveryOffsetMatch) {
+  CellSet cells;
+  for (int64_t offset = -6; offset <= 6; ++offset) {
+    const int64_t x = (offset + 6) * 2000;
+    add(cells, glider(x, 0, 0));
+    add(cells, block(x + 700 + offset, 700));
+  }
+  EXPECT_GT(expect_flights_match_plain(cells, Rule::conway(), 1, {1500, 3200}), 0u);
+}
+
+TEST(GliderFlights, GlidersFlyingIntoAGrowingWorldLandInTime) {
+  // The spacefiller's fronts move out towards gliders flying at them from
+  // every side and distance, each of which it swallows: the gliders fly
+  // while far from it and land before the fronts meet them.
+  CellSet cells = patterns::builtin_pattern("spacefiller").cells;
+  const std::optional<BBox> box = cells.bbox();
+  ASSERT_TRUE(box.has_value());
+  const int64_t cx = (box->xmin + box->xmax) / 2;
+  const int64_t cy = (box->ymin + box->ymax) / 2;
+  for (int64_t distance = 90; distance <= 330; distance += 48) {
+    const int phase = static_cast<int>(distance % 4);
+    add(cells, glider(cx - distance / 3, box->ymin - distance, 0, phase));  // from the north
+    add(cells, glider(cx + distance / 3, box->ymax + distance, 3, phase));  // from the south
+    add(cells, glider(box->xmin - distance, cy + distance / 3, 2, phase));  // from the west
+    add(cells, glider(box->xmax + distance, cy - distance / 3, 1, phase));  // from the east
+  }
+  for (int threads : {1, 2}) {
+    EXPECT_GT(expect_flights_match_plain(cells, Rule::conway(), threads, {1500}), 0u);
+  }
+}
+
+TEST(GliderFlights, GlidersMeetingASpaceshipLandInTime) {
+  // A lightweight spaceship flies west at half the speed of light, and is
+  // the rest of the world to the gliders: gliders flying south-east cross
+  // its row near where it will be, some hitting it, some not. Clearance
+  // must allow for the spaceship closing in at three quarters of light
+  // speed.
+  const CellSet lwss = patterns::parse_rle("x = 5, y = 4\nbo2bo$o4b$o3bo$4o!\n", "lwss").cells;
+  CellSet cells;
+  for (int64_t k = -8; k <= 8; ++k) {
+    const int64_t x = (k + 8) * 4000;
+    for (const Cell& cell : lwss.cells()) cells.set(cell.x + x, cell.y);
+    add(cells, glider(x - 600 + 3 * k, -200 + k, 0, static_cast<int>((k + 8) % 4)));
+  }
+  for (int threads : {1, 2}) {
+    EXPECT_GT(expect_flights_match_plain(cells, Rule::conway(), threads, {1400}), 0u);
+  }
+}
+
+TEST(GliderFlights, AFieldOfGlidersMatchesOnOneThreadAndInStrips) {
+  std::mt19937_64 random(2026);
+  std::uniform_int_distribution<int64_t> place(0, 1800);
+  CellSet cells;
+  for (int i = 0; i < 150; ++i) {
+    add(cells, glider(place(random), place(random), static_cast<int>(random() % 4),
+                      static_cast<int>(random() % 4)));
+  }
+  for (int threads : {1, 2, 4}) {
+    EXPECT_GT(expect_flights_match_plain(cells, Rule::conway(), threads, {500, 1001, 1500}), 0u);
+  }
+}
+
+TEST(GliderFlights, SoupsMatch) {
+  for (uint64_t seed : {7u, 8u, 9u}) {
+    const CellSet soup = patterns::make_soup({160, 160, 0.37, seed});
+    for (int threads : {1, 2}) {
+      expect_flights_match_plain(soup, Rule::conway(), threads, {1200, 3000});
+    }
+  }
+}
+
+TEST(GliderFlights, AcornsMatchOverCallsOfEveryLength) {
+  const CellSet acorn = patterns::builtin_pattern("acorn").cells;
+  CellSet cells;
+  for (int64_t i = 0; i < 6; ++i) {
+    for (const Cell& cell : acorn.cells())
+      cells.set(cell.x + (i % 3) * 900, cell.y + (i / 3) * 900);
+  }
+  std::vector<uint64_t> checkpoints;
+  std::mt19937_64 random(5);
+  for (uint64_t at = 0; at < 3500;) {
+    at += 1 + random() % 300;
+    checkpoints.push_back(at);
+  }
+  for (int threads : {1, 2}) {
+    EXPECT_GT(expect_flights_match_plain(cells, Rule::conway(), threads, checkpoints), 0u);
+  }
+}
+
+TEST(GliderFlights, AGunsStreamMatches) {
+  const CellSet gun = patterns::builtin_pattern("gosper-gun").cells;
+  for (int threads : {1, 2}) expect_flights_match_plain(gun, Rule::conway(), threads, {900, 2500});
+}
+
+TEST(GliderFlights, HighLifesGlidersFly) {
+  std::mt19937_64 random(36);
+  std::uniform_int_distribution<int64_t> place(0, 1500);
+  CellSet cells;
+  for (int i = 0; i < 80; ++i) {
+    add(cells, glider(place(random), place(random), static_cast<int>(random() % 4)));
+  }
+  EXPECT_GT(expect_flights_match_plain(cells, parse_rule("B36/S23").rule, 2, {600, 1400}), 0u);
+}
+
+TEST(GliderFlights, TheSimdBackendFliesAFieldUnlessTurnedOff) {
+  std::mt19937_64 random(11);
+  std::uniform_int_distribution<int64_t> place(0, 2500);
+  CellSet cells;
+  for (int i = 0; i < 120; ++i) {
+    add(cells, glider(place(random), place(random), static_cast<int>(random() % 4)));
+  }
+  Pattern pattern;
+  pattern.cells = cells;
+  SimulationOptions options;
+  options.backend = "simd";
+  options.backend_options.threads = 2;
+  ASSERT_EQ(unsetenv("GOL_GLIDER_FLIGHTS"), 0);
+  Simulation flown(pattern, options);
+  flown.advance(2000);
+  ASSERT_EQ(setenv("GOL_GLIDER_FLIGHTS", "0", 1), 0);
+  options.backend_options.threads = 1;
+  Simulation plain(pattern, options);
+  plain.advance(2000);
+  ASSERT_EQ(unsetenv("GOL_GLIDER_FLIGHTS"), 0);
+  EXPECT_EQ(flown.population(), plain.population());
+  EXPECT_TRUE(flown.cells() == plain.cells());
+}
+
+}  // namespace
+}  // namespace gol
