@@ -267,8 +267,12 @@ class GliderFlights::Review {
   }
 
   // Puts the changed tiles into the parts: each imported as the hybrid's
-  // are, marked changed for a strip's exchange, and planned near.
+  // are, marked changed for a strip's exchange, and planned near. Returns
+  // whether one lies in a column that a neighbouring strip copies (then
+  // the copies must take it before stepping on).
   bool commit() {
+    constexpr int64_t kCopied = sparse::SparseGrid::kStripEdgeColumns;
+    bool near_cut = false;
     std::vector<std::vector<int32_t>> touched(parts_.size());
     for (const Work& work : work_.used()) {
       const TileCoord coord = work.coord;
@@ -283,15 +287,14 @@ class GliderFlights::Review {
       if (grid.import_tile(slot, current, previous)) {
         grid.note_changed(slot);
         touched[work.part].push_back(slot);
+        near_cut = near_cut || (work.part > 0 && coord.tx < grid.strip_first() + kCopied) ||
+                   (work.part + 1 < parts_.size() && coord.tx > grid.strip_last() - kCopied);
       }
     }
-    bool changed = false;
     for (size_t part = 0; part < parts_.size(); ++part) {
-      if (touched[part].empty()) continue;
-      parts_[part]->replan_near(touched[part]);
-      changed = true;
+      if (!touched[part].empty()) parts_[part]->replan_near(touched[part]);
     }
-    return changed;
+    return near_cut;
   }
 
  private:

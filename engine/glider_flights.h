@@ -101,9 +101,12 @@ class GliderFlights {
   // clear, and plans near the tiles changed. `parts` hold the world: each
   // owns the columns [strip_first(), strip_last()] (a whole grid owns them
   // all), and a strip's changed tiles are marked so that an exchange takes
-  // them into its neighbours' copies. Returns whether any tile changed.
+  // them into its neighbours' copies. Returns whether a changed tile lies
+  // in a column that a neighbouring strip copies: the strips must then
+  // exchange before stepping on.
   bool review(std::span<sparse::SparseGrid* const> parts);
-  // Lands every glider at the parts' generation; returns whether any did.
+  // Lands every glider at the parts' generation; returns what review()
+  // returns.
   bool land_all(std::span<sparse::SparseGrid* const> parts);
   // Gliders lifted out and landed since construction.
   uint64_t lifted() const { return lifted_; }

@@ -80,10 +80,10 @@ uint64_t GridStepper::step(sparse::SparseGrid& grid, const Rule& rule, uint64_t 
 void GridStepper::review_flights(sparse::SparseGrid& grid, bool land) {
   std::vector<sparse::SparseGrid*> parts = {&grid};
   for (size_t k = 1; segment_ && k < segment_->count(); ++k) parts.push_back(strip_grids_[k].get());
-  const bool changed = land ? flights_.land_all(parts) : flights_.review(parts);
-  // The strips' copies of each other's columns take what changed now, as
-  // at an epoch's end (an epoch may end early).
-  if (changed && segment_) {
+  const bool near_cut = land ? flights_.land_all(parts) : flights_.review(parts);
+  // The strips' copies of each other's columns take what changed there
+  // now, as at an epoch's end (an epoch may end early).
+  if (near_cut && segment_) {
     workers_.with_crew([&](cpu::WorkerCrew& crew) { exchange_strips(grid, crew); });
   }
 }
