@@ -219,13 +219,11 @@ class GliderFlights::Review {
 
   // How many tiles holding live cells now each coarse square has, the
   // changes made so far counted.
-  void count_occupied(std::span<sparse::SparseGrid* const> parts, SquareCounts& counts,
-                      SquareCounts& tile_counts) const {
+  void count_occupied(std::span<sparse::SparseGrid* const> parts, SquareCounts& counts) const {
     size_t tiles = work_.size();
     for (const sparse::SparseGrid* grid : parts) tiles += grid->map().held().size();
-    // Squares hold up to 16 tiles each; the tables grow where they hold fewer.
+    // Squares hold up to 16 tiles each; the table grows where they hold fewer.
     counts.reset(tiles >> (2 * kCoarseTileBits));
-    tile_counts.reset(tiles);
     const auto square = [](TileCoord coord) {
       return TileCoord{coord.tx >> kCoarseTileBits, coord.ty >> kCoarseTileBits};
     };
@@ -234,7 +232,6 @@ class GliderFlights::Review {
         if (grid->map().summary(parity_, slot).nonempty != 0 &&
             grid->owner(slot) == sparse::TileOwner::kCpu) {
           counts.add(square(grid->map().coord(slot)), 1);
-          tile_counts.add(grid->map().coord(slot), 1);
         }
       }
     }
@@ -245,24 +242,25 @@ class GliderFlights::Review {
       const bool was =
           slot != sparse::TileMap::kAbsent && grid.map().summary(parity_, slot).nonempty != 0;
       const bool is = !work.tiles[parity_].empty();
-      if (was != is) {
-        counts.add(square(coord), is ? 1 : -1);
-        tile_counts.add(coord, is ? 1 : -1);
-      }
+      if (was != is) counts.add(square(coord), is ? 1 : -1);
     }
   }
 
+  // Whether the tile at `coord` holds live cells now.
+  bool holds_cells(TileCoord coord) const {
+    if (const Work* work = work_.find(coord)) return !work->tiles[parity_].empty();
+    return read(coord, parity_) != nullptr;
+  }
+
   // Before putting the glider phase `cells` at `corner` back: counts in
-  // the maps each tile it makes hold live cells again.
-  void put_counted(Cell corner, uint16_t cells, SquareCounts& squares, SquareCounts& tiles) {
+  // the map each tile it makes hold live cells again (a tile with two of
+  // its cells twice, which only says more surely that it holds some).
+  void put_counted(Cell corner, uint16_t cells, SquareCounts& squares) const {
     for (int bit = 0; bit < 9; ++bit) {
       if (((cells >> bit) & 1u) == 0) continue;
       const TileCoord coord{tile_of(corner.x + bit % 3), tile_of(corner.y + bit / 3)};
-      if (read(coord, parity_) != nullptr && !entry(coord).tiles[parity_].empty()) continue;
-      if (!tiles.occupied(coord)) {
-        tiles.add(coord, 1);
+      if (!holds_cells(coord))
         squares.add({coord.tx >> kCoarseTileBits, coord.ty >> kCoarseTileBits}, 1);
-      }
     }
   }
 
@@ -427,17 +425,23 @@ bool GliderFlights::clear_for(const Review& view, const Flight& flight, uint64_t
     return false;
   }
   // Coarse squares, then tiles, then (for the shortest) cells.
-  const auto none_in = [](const SquareCounts& counts, int64_t ax, int64_t ay, int64_t bx,
-                          int64_t by) {
-    for (int64_t cy = ay; cy <= by; ++cy) {
-      for (int64_t cx = ax; cx <= bx; ++cx) {
-        if (counts.occupied({cx, cy})) return false;
+  const auto no_square = [&] {
+    for (int64_t cy = coarse_of(y0); cy <= coarse_of(y1); ++cy) {
+      for (int64_t cx = coarse_of(x0); cx <= coarse_of(x1); ++cx) {
+        if (squares_.occupied({cx, cy})) return false;
       }
     }
     return true;
   };
-  return none_in(squares_, coarse_of(x0), coarse_of(y0), coarse_of(x1), coarse_of(y1)) ||
-         (!coarse_only && none_in(tiles_, tile_of(x0), tile_of(y0), tile_of(x1), tile_of(y1))) ||
+  const auto no_tile = [&] {
+    for (int64_t ty = tile_of(y0); ty <= tile_of(y1); ++ty) {
+      for (int64_t tx = tile_of(x0); tx <= tile_of(x1); ++tx) {
+        if (view.holds_cells({tx, ty})) return false;
+      }
+    }
+    return true;
+  };
+  return no_square() || (!coarse_only && no_tile()) ||
          (!coarse_only && horizon == kHorizon && view.clear(x0, y0, x1, y1));
 }
 
@@ -544,12 +548,12 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts) {
   for (const Found& one : found) gliders.push_back(one.flight);
   const auto is_new = [&](size_t i) { return i >= flying_count; };
   for (size_t i = flying_count; i < gliders.size(); ++i) put(view, gliders[i], false);
-  view.count_occupied(parts, squares_, tiles_);
+  view.count_occupied(parts, squares_);
   std::vector<char> rest(gliders.size(), 0);
   const auto make_rest = [&](size_t i) {
     rest[i] = 1;
     view.put_counted(box(gliders[i]), courses_[gliders[i].course].phases[gliders[i].phase].cells,
-                     squares_, tiles_);
+                     squares_);
     put(view, gliders[i], true);
   };
   // Found ones the rest leaves no room to fly, however they meet the

@@ -288,7 +288,7 @@ class GliderFlights {
   // `generations` (at least 3): the top-left of the first, the bottom-right
   // of the last.
   std::pair<Cell, Cell> sweep(const Flight& flight, uint64_t generations) const;
-  // Whether the world (squares_, tiles_, and the review's cells) leaves
+  // Whether the world (squares_, then its tiles and cells) leaves
   // `flight` clear for `horizon` generations.
   // `coarse_only`: on the coarse squares alone (a cheap first try).
   bool clear_for(const Review& view, const Flight& flight, uint64_t horizon,
@@ -315,7 +315,6 @@ class GliderFlights {
   uint64_t next_review_ = 0;
   uint64_t search_gap_ = kFirstSearchGap;
   SquareCounts squares_;
-  SquareCounts tiles_;  // the same, tile by tile
   SquareCounts square_runs_;
   WorkArea work_;
   uint64_t lifted_ = 0;
