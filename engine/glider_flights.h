@@ -67,6 +67,13 @@ class GliderFlights {
   // from kHorizon review by review), and no pair of gliders is looked at
   // for longer.
   static constexpr uint64_t kMaxHorizon = 256;
+  // Gliders fly only for a stepper of at most this many threads: the
+  // reviews run on one thread while the others wait, and a glider flown
+  // saves a tile step shared among them all. acorn-field on the 16-core
+  // device host (engine s, with / without flights): 1 thread 0.81-1.15 /
+  // 2.05-2.61, 4 threads 0.42-0.44 / 0.70-0.72, 8 threads 0.36-0.38 /
+  // 0.36-0.39, 16 threads 0.32-0.37 / 0.23-0.24 (bench/RESULTS.md).
+  static constexpr int kMaxThreads = 8;
   // Gliders fly only while at least this many do, and one for each
   // kTilesPerFlight tiles held.
   static constexpr size_t kMinFleet = 32;

@@ -57,7 +57,8 @@ GridStepper::GridStepper(int threads, cpu::SimdLibrary library)
       shared_cache_bytes_(TorusBlocks::shared_cache_bytes()) {}
 
 uint64_t GridStepper::step(sparse::SparseGrid& grid, const Rule& rule, uint64_t generations) {
-  if (!flights_allowed_ || grid.map().is_torus() || (!segment_ && !grid.all_cpu())) {
+  if (!flights_allowed_ || workers_.threads() > GliderFlights::kMaxThreads ||
+      grid.map().is_torus() || (!segment_ && !grid.all_cpu())) {
     return step_world(grid, rule, generations, generations);
   }
   flights_.set_rule(rule);

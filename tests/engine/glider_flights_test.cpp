@@ -270,6 +270,24 @@ TEST(GliderFlights, HighLifesGlidersFly) {
   EXPECT_GT(expect_flights_match_plain(cells, parse_rule("B36/S23").rule, 2, {600, 1400}), 0u);
 }
 
+TEST(GliderFlights, NoneFlyForMoreThanEightThreads) {
+  std::mt19937_64 random(9);
+  std::uniform_int_distribution<int64_t> place(0, 1500);
+  CellSet cells;
+  for (int i = 0; i < 60; ++i) {
+    add(cells, glider(place(random), place(random), static_cast<int>(random() % 4)));
+  }
+  for (int threads : {GliderFlights::kMaxThreads, GliderFlights::kMaxThreads + 1}) {
+    sparse::SparseGrid grid;
+    grid.load(cells, Topology::plane(), false);
+    GridStepper stepper(threads, cpu::SimdLibrary::kHighway);
+    stepper.allow_strips(true);
+    stepper.allow_flights(true, 1);
+    stepper.step(grid, Rule::conway(), 800);
+    EXPECT_EQ(stepper.flights().lifted() > 0, threads <= GliderFlights::kMaxThreads) << threads;
+  }
+}
+
 TEST(GliderFlights, TheSimdBackendFliesAFieldUnlessTurnedOff) {
   std::mt19937_64 random(11);
   std::uniform_int_distribution<int64_t> place(0, 2500);
