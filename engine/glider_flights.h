@@ -300,8 +300,10 @@ class GliderFlights {
   // `coarse_only`: on the coarse squares alone (a cheap first try).
   bool clear_for(const Review& view, const Flight& flight, uint64_t horizon,
                  bool coarse_only) const;
-  // How long the world leaves `flight` clear: kMaxHorizon, halved down to
-  // kHorizon, or 0.
+  // How long the world leaves `flight` clear: a new glider kHorizon,
+  // doubled while clear up to kMaxHorizon; one flying on twice its last
+  // horizon where the coarse squares allow, else its last, halved down to
+  // kHorizon; or 0.
   uint64_t clearance(const Review& view, const Flight& flight) const;
   // Whether `a` and `b` stay kApart for `generations`.
   bool apart(const Flight& a, const Flight& b, uint64_t generations) const;
