@@ -91,4 +91,46 @@ class SlabArena {
   size_t kept_count_ = 0;
 };
 
+// TileMap's slabs and TilePairPool's blocks come from SlabArenas, not the
+// heap: glibc serves blocks of their size from its heap once any mmapped
+// block was freed (its mmap threshold rises), and a hole in the heap is
+// rarely returned to the system. The arena populates a block's pages at
+// once, which costs less than a fault for each page as slots are first
+// used (the spacefiller, one thread: 1.25 -> 1.15 s, bench/RESULTS.md), and
+// means no page is first touched by a read: that would map the shared zero
+// page, and the kernel's first store into it would fault again and flush
+// every thread's TLB. It places blocks in huge pages where the kernel
+// allows.
+//
+// A few released blocks are kept for the next map (cleared, which costs a
+// fraction of unmapping one and populating another): moving a world
+// between grids (GridStepper's strips) releases blocks from one as it fills
+// another. Kept few, so that memory still follows the tiles held.
+inline constexpr size_t kKeptArenaBlocks = 4;
+
+// Each arena's first 32 chunks (64 MiB) stay in small pages, the rest are
+// huge. A huge page costs more to fault in where the host has taken back
+// the memory a finished process freed (the Zen 5 dev host, a Firecracker
+// guest that reports free pages): the spacefiller, 30 chunks, ran in
+// 0.38-0.39 s with them small and 0.39-0.48 s with all but the first huge,
+// each run 2.5 s after the last (bench/RESULTS.md). Only right after a run
+// of its own, whose freed huge pages the guest still held, did huge pages
+// win (0.39-0.41 s against 0.42-0.46 s), and the bench takes its engines in
+// turns, as a user runs one pattern at a time. Small pages also keep a
+// small world to the blocks it uses (the switch engine's peak: 7.3 MiB with
+// every chunk small, 8.7 MiB with every chunk huge). Beyond 64 MiB, four
+// times the TLB's reach in small pages, chunks are huge again; no world
+// that large was timed both ways on this host.
+inline constexpr size_t kSmallPageArenaChunks = 32;
+
+// The arena for blocks of sizeof(Block), one for every map in the process,
+// never destroyed: a map held by a static object may outlive any other
+// static.
+template <class Block>
+SlabArena& arena_of() {
+  static SlabArena* const arena =
+      new SlabArena(sizeof(Block), kKeptArenaBlocks, kSmallPageArenaChunks);
+  return *arena;
+}
+
 }  // namespace gol::sparse

@@ -7,6 +7,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <utility>
 
 #include "engine/core/error.h"
 #include "engine/core/memory_budget.h"
@@ -235,6 +236,23 @@ void SparseGrid::neighbourhood_at(TileCoord coord, const Tile* (&at)[3][3]) cons
 
 void SparseGrid::wake(int32_t slot) { from_self_[slot] = kAllBands; }
 
+bool SparseGrid::has_wake(int32_t slot) const {
+  uint64_t from_neighbours;
+  std::memcpy(&from_neighbours, from_neighbours_[slot].data(), sizeof from_neighbours);
+  return (from_neighbours | from_self_[slot]) != 0;
+}
+
+void SparseGrid::share_if_asleep(int32_t slot) {
+  if (owners_[slot] == TileOwner::kCpu && !has_wake(slot)) map_.share(slot);
+}
+
+void SparseGrid::own_listed_pairs() {
+  if (map_.shared_slots() == 0) return;
+  for (int32_t slot : active_) {
+    if (map_.is_shared(slot)) map_.unshare(slot);
+  }
+}
+
 BandMask SparseGrid::take_wake(int32_t slot) {
   uint64_t from_neighbours;
   std::memcpy(&from_neighbours, from_neighbours_[slot].data(), sizeof from_neighbours);
@@ -276,6 +294,7 @@ inline void SparseGrid::commit_one(size_t index, const TileChange& change) {
   outcome.create = border & map_.absent_neighbours(slot);
   outcome.maybe_free = live_columns == 0 && empty_before && !map_.is_torus();
   outcome.woke = 0;
+  outcome.dense = live_columns == ~uint64_t{0};
   if (change.changed_columns == 0) return;
   map_.changed_in(slot) = generation_ + 1;
 
@@ -379,8 +398,9 @@ void SparseGrid::drain(const TileMover& visit) {
   // The bands each active tile steps next, by slot (from_self_ is free:
   // planning took every wake record).
   for (size_t i = 0; i < active_.size(); ++i) from_self_[active_[i]] = active_bands_[i];
+  const TileMap& held = map_;
   map_.drain([&](int32_t slot) {
-    visit(map_.coord(slot), map_.tile(parity, slot), map_.tile(parity ^ 1, slot), owners_[slot],
+    visit(held.coord(slot), held.tile(parity, slot), held.tile(parity ^ 1, slot), owners_[slot],
           from_self_[slot]);
   });
   start_empty_plane(generation_);
@@ -592,8 +612,9 @@ void SparseGrid::set_owner(int32_t slot, TileOwner owner) {
 
 bool SparseGrid::import_tile(int32_t slot, const Tile& current, const Tile& previous) {
   const int parity = current_parity();
-  Tile& held_current = map_.tile(parity, slot);
-  Tile& held_previous = map_.tile(parity ^ 1, slot);
+  const TileMap& held = map_;
+  const Tile& held_current = held.tile(parity, slot);
+  const Tile& held_previous = held.tile(parity ^ 1, slot);
   // Most of a region's edge is dead on both sides: the summaries say so of
   // the held tile, and one pass over what came back, still in cache, of the
   // new one, without reading the held copies.
@@ -605,8 +626,8 @@ bool SparseGrid::import_tile(int32_t slot, const Tile& current, const Tile& prev
   }
   const uint8_t differs =
       facing_differences(held_current, current) | facing_differences(held_previous, previous);
-  held_current = current;
-  held_previous = previous;
+  map_.tile(parity, slot) = current;
+  map_.tile(parity ^ 1, slot) = previous;
   map_.summary(parity, slot) = summarise(current);
   map_.summary(parity ^ 1, slot) = summarise(previous);
   wake(slot);
@@ -655,6 +676,7 @@ void SparseGrid::replan_near(std::span<const int32_t> imported) {
       for (int32_t other : map_.neighbours(slot)) take(other);
     }
   });
+  own_listed_pairs();
   outcomes_.assign(active_.size(), Outcome{});
   choose_next_plan();
 }
@@ -693,6 +715,8 @@ void SparseGrid::finish_generation() {
         remove_from_column(slot);
         map_.free(slot);
         take_wake(slot);
+      } else if (outcomes_[i].dense != 0) {
+        share_if_asleep(slot);
       }
     }
   }
@@ -714,9 +738,10 @@ void SparseGrid::plan_from_candidates(VisitCandidates visit_candidates) {
   // listed once, where it was first visited.
   auto take = [&](int32_t slot) {
     const BandMask bands = take_wake(slot);
-    if (bands == 0 || stands_still(owners_[slot])) return;
+    if (bands == 0 || stands_still(owners_[slot])) return false;
     next_active_.push_back(slot);
     next_bands_.push_back(bands);
+    return true;
   };
   visit_candidates(take);
   active_.swap(next_active_);
@@ -738,7 +763,9 @@ void SparseGrid::plan_from_wake_flags(size_t previous_count) {
       const auto& neighbours = map_.neighbours(slot);
       for (unsigned visit = outcomes_[i].woke | outcomes_[i].create; visit != 0;
            visit &= visit - 1) {
-        take(neighbours[std::countr_zero(visit)]);
+        // The tiles stepped are their own; a neighbour woken may share.
+        const int32_t other = neighbours[std::countr_zero(visit)];
+        if (take(other) && map_.is_shared(other)) map_.unshare(other);
       }
     }
   });
@@ -776,6 +803,7 @@ void SparseGrid::plan_by_scan() {
       }
     }
   }
+  own_listed_pairs();
 }
 
 void SparseGrid::advance_asleep(uint64_t generations) {
@@ -831,6 +859,7 @@ void SparseGrid::begin_plane_block(uint64_t generations) {
   // In slot order: tiles made together lie together.
   std::sort(listed.begin(), listed.end());
   active_.swap(listed);
+  own_listed_pairs();
   for (int32_t slot : active_) map_.changed_in(slot) = generation_ + 1;
   active_bands_.assign(active_.size(), kAllBands);
   outcomes_.assign(active_.size(), Outcome{});
@@ -899,7 +928,7 @@ void SparseGrid::finish_block_generation() {
   if (!beyond_edge_.empty()) {
     for (int32_t slot : active_) {
       for (int parity = 0; parity < 2; ++parity) {
-        map_.summary(parity, slot) = summarise(map_.tile(parity, slot));
+        map_.summary(parity, slot) = summarise(std::as_const(map_).tile(parity, slot));
       }
     }
   }

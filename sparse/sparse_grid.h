@@ -328,6 +328,7 @@ class SparseGrid {
     uint8_t create = 0;      // directions whose absent neighbour must be created
     uint8_t maybe_free = 0;  // empty now and one generation back
     uint8_t woke = 0;        // directions of the neighbours it handed bands to
+    uint8_t dense = 0;       // a live cell in every column: maybe part of an agar
   };
 
   int current_parity() const { return static_cast<int>(generation_ & 1); }
@@ -337,6 +338,14 @@ class SparseGrid {
   void commit_one(size_t index, const TileChange& change);
   // The bands `slot` steps next generation; clears its wake record.
   BandMask take_wake(int32_t slot);
+  // Whether `slot` has bands to step next generation (keeps the record).
+  bool has_wake(int32_t slot) const;
+  // Shares the pair of a dense tile just stepped (Outcome::dense) if it
+  // falls asleep now (TileMap::share): an agar's tiles are alike.
+  void share_if_asleep(int32_t slot);
+  // Gives every listed tile whose pair is shared one of its own, so that
+  // stepping may write it.
+  void own_listed_pairs();
   void create_neighbours(int32_t slot, uint8_t directions);
   bool shows_live_border(int32_t slot) const;
   void plan_from_wake_flags(size_t previous_count);

@@ -20,53 +20,14 @@ bool within_plane_range(TileCoord coord) {
          coord.ty >= -kMaxTileCoordinate && coord.ty < kMaxTileCoordinate;
 }
 
-// Slabs come from a SlabArena, not the heap: glibc serves blocks of this
-// size from its heap once any mmapped block was freed (its mmap threshold
-// rises), and a hole in the heap is rarely returned to the system. The
-// arena populates a slab's pages at once, which costs less than a fault
-// for each page as slots are first used (the spacefiller, one thread:
-// 1.25 -> 1.15 s, bench/RESULTS.md), and means no page is first touched by
-// a read: that would map the shared zero page, and the kernel's first
-// store into it would fault again and flush every thread's TLB. It places
-// slabs in huge pages where the kernel allows.
-//
-// A few released slabs are kept for the next map (cleared, which costs a
-// fraction of unmapping one and populating another): moving a world
-// between grids (GridStepper's strips) releases slabs from one as it fills
-// another. Kept few, so that memory still follows the tiles held.
-constexpr size_t kKeptSlabs = 4;
-
-// The process's first 32 chunks of slabs (64 MiB, see SlabArena) stay in
-// small pages, the rest are huge. A huge page costs more to fault in where
-// the host has taken back the memory a finished process freed (the Zen 5
-// dev host, a Firecracker guest that reports free pages): the spacefiller,
-// 30 chunks, ran in 0.38-0.39 s with them small and 0.39-0.48 s with all
-// but the first huge, each run 2.5 s after the last (bench/RESULTS.md).
-// Only right after a run of its own, whose freed huge pages the guest still
-// held, did huge pages win (0.39-0.41 s against 0.42-0.46 s), and the bench
-// takes its engines in turns, as a user runs one pattern at a time. Small
-// pages also keep a small world to the slabs it uses (the switch engine's
-// peak: 7.3 MiB with every chunk small, 8.7 MiB with every chunk huge).
-// Beyond 64 MiB, four times the TLB's reach in small pages, chunks are
-// huge again; no world that large was timed both ways on this host.
-constexpr size_t kSmallPageChunks = 32;
-
-// One arena for every map in the process, never destroyed: a map held by
-// a static object may outlive any other static.
-template <class Slab>
-SlabArena& slab_arena() {
-  static SlabArena* const arena = new SlabArena(sizeof(Slab), kKeptSlabs, kSmallPageChunks);
-  return *arena;
-}
-
 template <class Slab>
 Slab* map_slab() {
-  return static_cast<Slab*>(slab_arena<Slab>().take());
+  return static_cast<Slab*>(arena_of<Slab>().take());
 }
 
 template <class Slab>
 void unmap_slab(Slab* slab) {
-  slab_arena<Slab>().give_back(slab);
+  arena_of<Slab>().give_back(slab);
 }
 
 }  // namespace
@@ -93,6 +54,9 @@ TileMap& TileMap::operator=(TileMap&& other) noexcept {
   empty_slabs_ = other.empty_slabs_;
   held_ = std::move(other.held_);
   index_ = std::move(other.index_);
+  pool_ = std::move(other.pool_);
+  shared_ = std::move(other.shared_);
+  shared_slots_ = other.shared_slots_;
   other.forget_all();
   return *this;
 }
@@ -102,7 +66,9 @@ void TileMap::release_all() {
   for (Slab* slab : slabs_) {
     if (slab != nullptr) mapped.push_back(slab);
   }
-  slab_arena<Slab>().give_back_all(mapped);
+  arena_of<Slab>().give_back_all(mapped);
+  pool_.release_all();
+  shared_.clear();
   forget_all();
 }
 
@@ -114,7 +80,7 @@ void TileMap::release_slab(size_t slab_index) {
 }
 
 void TileMap::reset_plane() {
-  static_assert(sizeof(Slab) / kSlabSlots + 128 <= kEngineBytesPerTile,
+  static_assert(sizeof(Slab) / kSlabSlots + 2 * sizeof(Tile) + 128 <= kEngineBytesPerTile,
                 "a slot and the grid's and index's entries for it must fit the budget's charge");
   torus_ = false;
   tiles_x_ = tiles_y_ = 0;
@@ -154,28 +120,11 @@ TileCoord TileMap::neighbour_coord(TileCoord coord, int direction) const {
   return next;
 }
 
-void TileMap::set_open(size_t slab_index, bool open) {
-  const size_t word = slab_index / 64;
-  if (word >= open_slabs_.size()) open_slabs_.resize(word + 1, 0);
-  const uint64_t bit = uint64_t{1} << (slab_index % 64);
-  open_slabs_[word] = open ? (open_slabs_[word] | bit) : (open_slabs_[word] & ~bit);
-}
-
-size_t TileMap::lowest_open_slab() {
-  for (size_t word = 0; word < open_slabs_.size(); ++word) {
-    if (open_slabs_[word] != 0) {
-      const size_t found = word * 64 + static_cast<size_t>(std::countr_zero(open_slabs_[word]));
-      return std::min(found, slabs_.size());
-    }
-  }
-  return slabs_.size();
-}
-
 int32_t TileMap::allocate_slot(TileCoord coord) {
-  const size_t slab_index = lowest_open_slab();
+  const size_t slab_index = open_slabs_.lowest(slabs_.size());
   if (slab_index == slabs_.size()) {
     slabs_.push_back(nullptr);
-    set_open(slab_index, true);
+    open_slabs_.set(slab_index, true);
   }
   if (slabs_[slab_index] == nullptr) {
     slabs_[slab_index] = map_slab<Slab>();
@@ -186,16 +135,14 @@ int32_t TileMap::allocate_slot(TileCoord coord) {
   int32_t at;
   if (slab.free_count > 0) {
     at = slab.free_stack[--slab.free_count];
-    for (int parity = 0; parity < 2; ++parity) {
-      slab.tiles[parity][at] = Tile{};
-      slab.summaries[parity][at] = Summary{};
-    }
+    for (int parity = 0; parity < 2; ++parity) slab.summaries[parity][at] = Summary{};
   } else {
     at = slab.fresh++;
   }
   if (slab.used++ == 0) --empty_slabs_;
-  if (slab.free_count == 0 && slab.fresh == kSlabSlots) set_open(slab_index, false);
+  if (slab.free_count == 0 && slab.fresh == kSlabSlots) open_slabs_.set(slab_index, false);
   slab.coords[at] = coord;
+  slab.pairs[at] = {pool_.take(), false};
   return static_cast<int32_t>(slab_index * kSlabSlots) + at;
 }
 
@@ -243,7 +190,7 @@ int32_t TileMap::create(TileCoord coord, Beside beside) {
       continue;
     }
     home.neighbours[local(slot)][direction] = kEmptySlot;
-    home.neighbour_tiles[local(slot)][direction] = &tile(0, kEmptySlot);
+    home.neighbour_tiles[local(slot)][direction] = &std::as_const(*this).tile(0, kEmptySlot);
   }
   return slot;
 }
@@ -257,7 +204,8 @@ void TileMap::free(int32_t slot) {
     if (other == kEmptySlot) continue;
     Slab& there = slab(other);
     there.neighbours[local(other)][opposite(direction)] = kEmptySlot;
-    there.neighbour_tiles[local(other)][opposite(direction)] = &tile(0, kEmptySlot);
+    there.neighbour_tiles[local(other)][opposite(direction)] =
+        &std::as_const(*this).tile(0, kEmptySlot);
     there.absent[local(other)] |= static_cast<uint8_t>(1u << opposite(direction));
   }
   index_.erase(home.coords[at]);
@@ -268,9 +216,10 @@ void TileMap::free(int32_t slot) {
   slab(last).held_position[local(last)] = position;
   held_.pop_back();
 
+  release_pair(slot);
   home.in_use[at] = 0;
   home.free_stack[home.free_count++] = static_cast<uint8_t>(at);
-  set_open(static_cast<size_t>(slot) >> kSlabBits, true);
+  open_slabs_.set(static_cast<size_t>(slot) >> kSlabBits, true);
   if (--home.used == 0) ++empty_slabs_;
 }
 
@@ -279,10 +228,10 @@ void TileMap::link(int32_t slot, int direction, int32_t other) {
   Slab& there = slab(other);
   const int back = opposite(direction);
   home.neighbours[local(slot)][direction] = other;
-  home.neighbour_tiles[local(slot)][direction] = &tile(0, other);
+  home.neighbour_tiles[local(slot)][direction] = there.pairs[local(other)].get();
   home.absent[local(slot)] &= static_cast<uint8_t>(~(1u << direction));
   there.neighbours[local(other)][back] = slot;
-  there.neighbour_tiles[local(other)][back] = &tile(0, slot);
+  there.neighbour_tiles[local(other)][back] = home.pairs[local(slot)].get();
   there.absent[local(other)] &= static_cast<uint8_t>(~(1u << back));
 }
 
@@ -293,15 +242,19 @@ int32_t TileMap::adopt(TileMap& other) {
   const auto held_before = static_cast<int32_t>(held_.size());
   // The other map's empty tile becomes a free slot here: its tiles' links
   // to it go to this map's empty tile instead.
+  pool_.adopt(other.pool_);
+  shared_.adopt(other.shared_);
+  shared_slots_ += std::exchange(other.shared_slots_, 0);
   Slab& other_first = *other.slabs_[0];
+  pool_.give_back(other_first.pairs[kEmptySlot].own());
   other_first.free_stack[other_first.free_count++] = static_cast<uint8_t>(kEmptySlot);
   if (--other_first.used == 0) ++other.empty_slabs_;
-  const Tile* const empty = &tile(0, kEmptySlot);
+  const Tile* const empty = &std::as_const(*this).tile(0, kEmptySlot);
   for (size_t i = 0; i < other.slabs_.size(); ++i) {
     Slab* const adopted = other.slabs_[i];
     slabs_.push_back(adopted);
     if (adopted == nullptr) {
-      set_open(first_slab + i, true);
+      open_slabs_.set(first_slab + i, true);
       continue;
     }
     for (int32_t at = 0; at < kSlabSlots; ++at) {
@@ -316,7 +269,7 @@ int32_t TileMap::adopt(TileMap& other) {
       }
       adopted->held_position[at] += held_before;
     }
-    set_open(first_slab + i, adopted->free_count > 0 || adopted->fresh < kSlabSlots);
+    open_slabs_.set(first_slab + i, adopted->free_count > 0 || adopted->fresh < kSlabSlots);
   }
   slabs_mapped_ += other.slabs_mapped_;
   empty_slabs_ += other.empty_slabs_;
@@ -350,9 +303,60 @@ void TileMap::forget_all() {
   empty_slabs_ = 0;
   held_.clear();
   index_.clear();
+  shared_slots_ = 0;
+}
+
+void TileMap::release_pair(int32_t slot, bool draining) {
+  PairRef& pair = slab(slot).pairs[local(slot)];
+  Tile* own = pair.own();
+  if (pair.shared()) {
+    own = shared_.release(pair.get());
+    --shared_slots_;
+  }
+  if (own != nullptr) {
+    if (draining) {
+      pool_.give_back_draining(own);
+    } else {
+      pool_.give_back(own);
+    }
+  }
+  pair = {};
+}
+
+void TileMap::relink_pair(int32_t slot) {
+  const Slab& home = slab(slot);
+  const Tile* const moved = home.pairs[local(slot)].get();
+  const auto& neighbours = home.neighbours[local(slot)];
+  for (int direction = 0; direction < kDirections; ++direction) {
+    const int32_t other = neighbours[direction];
+    if (other != kEmptySlot) slab(other).neighbour_tiles[local(other)][opposite(direction)] = moved;
+  }
+}
+
+void TileMap::share(int32_t slot) {
+  GOL_DCHECK(!torus_ && slot != kEmptySlot && in_use(slot));
+  PairRef& pair = slab(slot).pairs[local(slot)];
+  if (pair.shared()) return;
+  pair = {shared_.share(pair.own(), pool_), true};
+  ++shared_slots_;
+  relink_pair(slot);
+}
+
+void TileMap::unshare(int32_t slot) {
+  PairRef& pair = slab(slot).pairs[local(slot)];
+  if (!pair.shared()) return;
+  Tile* own = shared_.release(pair.get());
+  if (own == nullptr) {
+    own = pool_.take_uncleared();
+    copy_pair(pair.get(), own);
+  }
+  pair = {own, false};
+  --shared_slots_;
+  relink_pair(slot);
 }
 
 void TileMap::release_empty_slabs() {
+  pool_.release_empty_blocks();
   if (empty_slabs_ <= 1) return;
   bool kept_one = false;
   for (size_t slab_index = 0; slab_index < slabs_.size(); ++slab_index) {
@@ -369,7 +373,7 @@ void TileMap::release_empty_slabs() {
     --empty_slabs_;
   }
   while (!slabs_.empty() && slabs_.back() == nullptr) {
-    set_open(slabs_.size() - 1, false);
+    open_slabs_.set(slabs_.size() - 1, false);
     slabs_.pop_back();
   }
 }

@@ -6,11 +6,13 @@
 // On the plane, tiles are created and freed as activity moves; on a torus,
 // every tile exists and neighbours wrap.
 //
-// Storage. Slots live in fixed-size slabs (kSlabSlots slots each, both
-// generations and the per-slot metadata together) taken from a SlabArena
-// (in huge pages where the kernel allows): growing takes one more slab and
-// copies nothing, so addresses are stable and the peak never holds the
-// pool twice. New tiles take the lowest free slot, so activity packs into
+// Storage. Slots live in fixed-size slabs (kSlabSlots slots' metadata each)
+// taken from a SlabArena (in huge pages where the kernel allows): growing
+// takes one more slab and copies nothing, so the peak never holds the pool
+// twice. Each slot's two generations are a pair from the map's
+// TilePairPool, its own or, once the tile sleeps, one shared with every
+// sleeping tile of the same bits (share(), tile_pairs.h); a pair's address
+// changes only there and in unshare(). New tiles take the lowest free slot, so activity packs into
 // the low slabs and the high ones drain; release_empty_slabs() returns
 // emptied slabs to the system, keeping one empty slab mapped so a tile
 // count hovering at a slab boundary does not map and unmap on every
@@ -27,6 +29,7 @@
 #include "engine/core/tile.h"
 #include "sparse/coord_index.h"
 #include "sparse/populated_allocator.h"
+#include "sparse/tile_pairs.h"
 
 namespace gol::sparse {
 
@@ -118,14 +121,21 @@ class TileMap {
   // beside it. `other` is left holding nothing, to be reset.
   int32_t adopt(TileMap& other);
   // Hands every held slot but the empty one to visit(slot), highest first,
-  // and empties the plane: each slab goes back once its slots were
-  // visited, without unlinking or unindexing its tiles one by one (the
-  // whole map is reset after). visit may read the slot, nothing else here.
+  // and empties the plane: each slab, and each block of pairs, goes back
+  // once its slots were visited, without unlinking or unindexing its tiles
+  // one by one (the whole map is reset after). visit may read the slot,
+  // nothing else here.
   template <class Visit>
   void drain(Visit visit);
 
-  Tile& tile(int parity, int32_t slot) { return slab(slot).tiles[parity][local(slot)]; }
-  const Tile& tile(int parity, int32_t slot) const { return slab(slot).tiles[parity][local(slot)]; }
+  // Writing a tile whose pair is shared first gives it a pair of its own.
+  Tile& tile(int parity, int32_t slot) {
+    if (is_shared(slot)) unshare(slot);
+    return *pair_generation(slab(slot).pairs[local(slot)].own(), parity);
+  }
+  const Tile& tile(int parity, int32_t slot) const {
+    return *pair_generation(slab(slot).pairs[local(slot)].get(), parity);
+  }
   Summary& summary(int parity, int32_t slot) { return slab(slot).summaries[parity][local(slot)]; }
   const Summary& summary(int parity, int32_t slot) const {
     return slab(slot).summaries[parity][local(slot)];
@@ -140,13 +150,11 @@ class TileMap {
   // stepping reads one neighbourhood a tile a generation.
   void neighbourhood(int parity, int32_t slot, const Tile* (&at)[3][3]) const {
     const Slab& home = slab(slot);
-    at[1][1] = &home.tiles[parity][local(slot)];
+    at[1][1] = pair_generation(home.pairs[local(slot)].get(), parity);
     const auto& neighbours = home.neighbour_tiles[local(slot)];
-    // A slab holds each slot's generation 1 kSlabSlots tiles after its 0.
-    const ptrdiff_t to_parity = parity * kSlabSlots;
     for (int direction = 0; direction < kDirections; ++direction) {
       at[1 + kDirectionDy[direction]][1 + kDirectionDx[direction]] =
-          neighbours[direction] + to_parity;
+          pair_generation(neighbours[direction], parity);
     }
   }
   // Bit d set: no tile in direction d (neighbours(slot)[d] is kEmptySlot).
@@ -169,18 +177,48 @@ class TileMap {
   std::span<const int32_t> held() const { return held_; }
   // Slabs mapped now (each kSlabSlots slots), for memory accounting.
   size_t slabs_mapped() const { return slabs_mapped_; }
+  // Blocks of tile pairs mapped now (each TilePairPool::kBlockPairs).
+  size_t pair_blocks_mapped() const { return pool_.blocks_mapped(); }
+
+  // Points the plane tile in `slot` at the shared pair holding its bits, and
+  // gives its own pair back. Until unshare(), the tile must not be written
+  // (tile()'s writable form unshares) and any pointer to its bits, but
+  // those neighbourhood() hands out from now on, is stale.
+  void share(int32_t slot);
+  // Gives the tile in `slot` a pair of its own again, holding the same bits.
+  void unshare(int32_t slot);
+  bool is_shared(int32_t slot) const { return slab(slot).pairs[local(slot)].shared(); }
+  // Slots whose pair is shared, and distinct shared pairs.
+  size_t shared_slots() const { return shared_slots_; }
+  size_t shared_pairs() const { return shared_.size(); }
 
  private:
-  // One slab: the slots' both generations and all their metadata, so a slab
-  // is mapped (its pages populated at once) and released as one block.
-  // All-zero bytes are a valid empty slab (every field is a plain integer),
-  // which is what a fresh anonymous mapping holds, so a fresh slot needs no
-  // clearing; a reused one is cleared when it is allocated.
+  // One slab: the slots' metadata, so a slab is mapped (its pages populated
+  // at once) and released as one block. All-zero bytes are a valid empty
+  // slab (every field is a plain integer or pointer), which is what a fresh
+  // anonymous mapping holds, so a fresh slot needs no clearing; a reused
+  // one is cleared when it is allocated.
+  // A slot's pair, and whether SharedTiles holds it (the address's low
+  // bit: tiles are 64-byte aligned), in one word, so that stepping a tile
+  // reads one more cache line for its pair, not two.
+  class PairRef {
+   public:
+    PairRef() = default;
+    PairRef(const Tile* pair, bool shared)
+        : bits_(reinterpret_cast<uintptr_t>(pair) | static_cast<uintptr_t>(shared)) {}
+    Tile* get() const { return reinterpret_cast<Tile*>(bits_ & ~uintptr_t{1}); }
+    // The pair of a slot known not to share.
+    Tile* own() const { return reinterpret_cast<Tile*>(bits_); }
+    bool shared() const { return (bits_ & 1) != 0; }
+
+   private:
+    uintptr_t bits_ = 0;
+  };
   struct Slab {
-    Tile tiles[2][kSlabSlots];
+    PairRef pairs[kSlabSlots];
     Summary summaries[2][kSlabSlots];
     std::array<int32_t, kDirections> neighbours[kSlabSlots];
-    std::array<const Tile*, kDirections> neighbour_tiles[kSlabSlots];  // generation 0's
+    std::array<const Tile*, kDirections> neighbour_tiles[kSlabSlots];  // their pairs
     uint8_t absent[kSlabSlots];                                        // absent_neighbours()
     TileCoord coords[kSlabSlots];
     uint64_t changed_in[kSlabSlots];
@@ -199,8 +237,11 @@ class TileMap {
   // kAbsent.
   int32_t neighbour_slot(TileCoord coord, int direction, Beside beside) const;
   int32_t allocate_slot(TileCoord coord);
-  size_t lowest_open_slab();
-  void set_open(size_t slab_index, bool open);
+  // Gives back the slot's pair, its own or its share of one (draining: see
+  // TilePairPool::give_back_draining).
+  void release_pair(int32_t slot, bool draining = false);
+  // Points the neighbours' links at the slot's pair, after it moved.
+  void relink_pair(int32_t slot);
   void release_all();
   // Links `slot` and the tile in `direction` from it both ways.
   void link(int32_t slot, int direction, int32_t other);
@@ -214,12 +255,15 @@ class TileMap {
   int64_t tiles_y_ = 0;
   // By slab index; null where a slab was released (or never mapped).
   std::vector<Slab*> slabs_;
-  // Bit i set: slab i has a free slot or is not mapped.
-  std::vector<uint64_t> open_slabs_;
+  // Open: slab i has a free slot or is not mapped.
+  OpenBlocks open_slabs_;
   size_t slabs_mapped_ = 0;
   size_t empty_slabs_ = 0;  // mapped slabs holding no tile
   PopulatedVector<int32_t> held_;
   CoordIndex index_;
+  TilePairPool pool_;
+  SharedTiles shared_;
+  size_t shared_slots_ = 0;
 };
 
 template <class Visit>
@@ -229,7 +273,10 @@ void TileMap::drain(Visit visit) {
     if (slab == nullptr) continue;
     for (int32_t at = kSlabSlots; at-- > 0;) {
       const auto slot = static_cast<int32_t>(slab_index * kSlabSlots) + at;
-      if (slot != kEmptySlot && slab->in_use[at] != 0) visit(slot);
+      if (slot != kEmptySlot && slab->in_use[at] != 0) {
+        visit(slot);
+        release_pair(slot, true);
+      }
     }
     release_slab(slab_index);
   }

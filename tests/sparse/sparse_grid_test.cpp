@@ -5,10 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <vector>
 
 #include "engine/core/error.h"
 #include "engine/core/memory_budget.h"
+#include "patterns/catalogue.h"
 #include "patterns/soup.h"
 #include "tests/sparse/sparse_test_support.h"
 
@@ -165,6 +167,58 @@ TEST(SparseGrid, AGliderHittingASleepingBlockWakesIt) {
   for (int32_t slot : grid.active()) EXPECT_NE(slot, block_slot);
   expect_matches_reference(cells, rule, Topology::plane(),
                            {50, 400, 520, 530, 545, 560, 600, 777, 1000, 1001});
+}
+
+// The spacefiller's agar sleeps in a few shared pairs. A hole cut deep
+// inside it spreads into tiles that share, which take pairs of their own
+// as they wake; the world matches the reference throughout.
+TEST(SparseGrid, AnAgarSharesItsPairsAndTheTilesWokenTakeTheirOwn) {
+  const Rule rule = Rule::conway();
+  SparseGrid grid;
+  grid.load(patterns::builtin_pattern("spacefiller").cells, Topology::plane(), false);
+  test::run(grid, rule, 700);
+  const TileMap& map = grid.map();
+  ASSERT_GT(map.shared_slots(), 40u);
+  EXPECT_LE(map.shared_pairs() * 4, map.shared_slots());
+  EXPECT_TRUE(grid.cells() == test::reference_run(patterns::builtin_pattern("spacefiller").cells,
+                                                  rule, Topology::plane(), 700));
+  // The shared tile nearest the centre, with every neighbour shared too.
+  int32_t deep = TileMap::kAbsent;
+  for (int32_t slot : map.held()) {
+    const auto& around = map.neighbours(slot);
+    const bool inside =
+        map.is_shared(slot) && std::all_of(around.begin(), around.end(), [&](int32_t other) {
+          return other != TileMap::kEmptySlot && map.is_shared(other);
+        });
+    const auto distance = [&](int32_t at) {
+      return std::abs(map.coord(at).tx) + std::abs(map.coord(at).ty);
+    };
+    if (inside && (deep == TileMap::kAbsent || distance(slot) < distance(deep))) deep = slot;
+  }
+  ASSERT_NE(deep, TileMap::kAbsent);
+  const int parity = static_cast<int>(grid.generation() & 1);
+  Tile flipped = map.tile(parity, deep);
+  for (int y = 26; y < 38; ++y) {
+    for (int x = 26; x < 38; ++x) flipped.set(x, y, false);
+  }
+  // Both generations flipped, as a load starts (a still tile's history).
+  ASSERT_TRUE(grid.import_tile(deep, flipped, flipped));
+  grid.replan();
+  EXPECT_FALSE(map.is_shared(deep));
+  const CellSet disturbed = grid.cells();
+  const auto around = map.neighbours(deep);
+  bool woken_while_shared = false;
+  uint64_t done = 0;
+  for (uint64_t checkpoint : {1, 2, 5, 20, 60, 150}) {
+    for (; done < checkpoint; ++done) {
+      test::step_generation(grid, rule, TileStepper::kBands);
+      woken_while_shared |= std::any_of(around.begin(), around.end(),
+                                        [&](int32_t slot) { return !map.is_shared(slot); });
+    }
+    ASSERT_TRUE(grid.cells() == test::reference_run(disturbed, rule, Topology::plane(), done))
+        << "generation " << done << " after the flip";
+  }
+  EXPECT_TRUE(woken_while_shared);
 }
 
 TEST(SparseGrid, GlidersEscapingIntoEmptySpaceCreateAndFreeTiles) {

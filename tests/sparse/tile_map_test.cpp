@@ -1,10 +1,12 @@
 // TileMap: neighbour links on create and free, slot reuse, slabs mapped
-// and released, torus wrapping and border occupancy bits.
+// and released, pairs shared and taken back, torus wrapping and border
+// occupancy bits.
 #include "sparse/tile_map.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 namespace gol::sparse {
@@ -77,6 +79,7 @@ TEST(TileMap, LinksNeighboursBothWaysOnCreateAndUnlinksOnFree) {
   EXPECT_EQ(map.size(), 3u);
 
   expect_held_matches_in_use(map);
+  map.tile(0, east).set(5, 5, true);
   map.free(east);
   expect_held_matches_in_use(map);
   EXPECT_EQ(map.neighbours(centre)[kE], TileMap::kEmptySlot);
@@ -84,7 +87,6 @@ TEST(TileMap, LinksNeighboursBothWaysOnCreateAndUnlinksOnFree) {
   EXPECT_EQ(map.size(), 2u);
 
   // The freed slot is reused, zeroed and relinked.
-  map.tile(0, east).set(5, 5, true);
   const int32_t reused = map.create({0, -1});
   EXPECT_EQ(reused, east);
   EXPECT_TRUE(map.tile(0, reused).empty());
@@ -237,9 +239,14 @@ TEST(TileMap, DrainVisitsEveryTileHighestSlotFirstAndLeavesAnEmptyPlane) {
     map.tile(0, created.back()).rows[0] = static_cast<uint64_t>(tx) + 1;
   }
   map.free(created[7]);  // a hole: its slot is not visited
+  // Shared tiles are drained like the others, their pairs read first.
+  for (size_t i = 0; i < created.size(); i += 3) {
+    if (i != 7) map.share(created[i]);
+  }
   std::vector<int32_t> visited;
   map.drain([&](int32_t slot) {
-    EXPECT_EQ(map.tile(0, slot).rows[0], static_cast<uint64_t>(map.coord(slot).tx) + 1);
+    EXPECT_EQ(std::as_const(map).tile(0, slot).rows[0],
+              static_cast<uint64_t>(map.coord(slot).tx) + 1);
     visited.push_back(slot);
   });
   EXPECT_EQ(visited.size(), static_cast<size_t>(kTiles - 1));
@@ -247,9 +254,127 @@ TEST(TileMap, DrainVisitsEveryTileHighestSlotFirstAndLeavesAnEmptyPlane) {
   EXPECT_EQ(std::count(visited.begin(), visited.end(), created[7]), 0);
   EXPECT_EQ(map.size(), 0u);
   EXPECT_EQ(map.slabs_mapped(), 1u) << "only the empty tile's slab";
+  EXPECT_EQ(map.pair_blocks_mapped(), 1u) << "only the empty tile's pair";
+  EXPECT_EQ(map.shared_pairs(), 0u);
   EXPECT_EQ(map.find({0, 3}), TileMap::kAbsent);
   const int32_t again = map.create({0, 3});
   EXPECT_TRUE(map.tile(0, again).empty());
+}
+
+// Horizontal lines two rows apart: the spacefiller's agar, a still life.
+Tile stripes(int first_row) {
+  Tile tile;
+  for (int row = first_row; row < kTileSize; row += 2) tile.rows[row] = ~uint64_t{0};
+  return tile;
+}
+
+void fill(TileMap& map, int32_t slot, const Tile& tile) {
+  map.tile(0, slot) = tile;
+  map.tile(1, slot) = tile;
+}
+
+TEST(TileMap, TilesOfTheSameBitsShareOnePairUntilOneIsWritten) {
+  TileMap map;
+  map.reset_plane();
+  const int32_t west = map.create({0, 0});
+  const int32_t east = map.create({1, 0});
+  const int32_t far = map.create({5, 5});
+  const int32_t other = map.create({9, 9});
+  for (int32_t slot : {west, east, far}) fill(map, slot, stripes(0));
+  fill(map, other, stripes(1));
+  for (int32_t slot : {west, east, far, other}) map.share(slot);
+  const TileMap& held = map;
+  EXPECT_EQ(map.shared_slots(), 4u);
+  EXPECT_EQ(map.shared_pairs(), 2u);
+  EXPECT_EQ(&held.tile(0, west), &held.tile(0, far));
+  EXPECT_NE(&held.tile(0, west), &held.tile(0, other));
+  EXPECT_TRUE(held.tile(1, other) == stripes(1));
+  expect_held_matches_in_use(map);
+
+  // A write takes a pair of its own; the tiles still sharing keep the bits,
+  // and the neighbours' links follow the pair that moved.
+  map.tile(1, east).set(3, 3, true);
+  EXPECT_FALSE(map.is_shared(east));
+  EXPECT_EQ(map.shared_slots(), 3u);
+  EXPECT_TRUE(held.tile(1, west) == stripes(0));
+  EXPECT_TRUE(held.tile(1, far) == stripes(0));
+  EXPECT_TRUE(held.tile(1, east).get(3, 3));
+  EXPECT_TRUE(held.tile(0, east) == stripes(0));
+  const Tile* at[3][3];
+  map.neighbourhood(1, west, at);
+  EXPECT_TRUE(at[1][2]->get(3, 3));
+  expect_held_matches_in_use(map);
+
+  // Unsharing by hand, then sharing again, finds the pair still held.
+  map.unshare(far);
+  EXPECT_TRUE(held.tile(0, far) == stripes(0));
+  map.share(far);
+  EXPECT_EQ(&held.tile(0, west), &held.tile(0, far));
+  EXPECT_EQ(map.shared_pairs(), 2u);
+
+  // A pair goes with the last tile sharing it.
+  map.free(west);
+  EXPECT_EQ(map.shared_pairs(), 2u);
+  map.free(far);
+  map.free(other);
+  EXPECT_EQ(map.shared_pairs(), 0u);
+  EXPECT_EQ(map.shared_slots(), 0u);
+  expect_held_matches_in_use(map);
+}
+
+// Tiles that share give their own pairs back, and the next tiles made take
+// them: the pairs in use follow the distinct tiles, not the tiles held.
+TEST(TileMap, SharingTilesGiveTheirPairsToTheNextOnesMade) {
+  TileMap map;
+  map.reset_plane();
+  constexpr int64_t kTiles = 6 * TilePairPool::kBlockPairs;
+  for (int64_t tx = 0; tx < kTiles; ++tx) {
+    const int32_t slot = map.create({tx, 0});
+    fill(map, slot, stripes(static_cast<int>(tx % 2)));
+    map.share(slot);
+  }
+  EXPECT_EQ(map.shared_pairs(), 2u);
+  EXPECT_EQ(map.shared_slots(), static_cast<size_t>(kTiles));
+  EXPECT_EQ(map.pair_blocks_mapped(), 1u);
+  expect_held_matches_in_use(map);
+  // Written again, each takes a pair of its own.
+  for (int32_t slot : std::vector<int32_t>(map.held().begin(), map.held().end())) {
+    map.tile(0, slot).rows[1] ^= 1;
+  }
+  EXPECT_EQ(map.shared_pairs(), 0u);
+  EXPECT_GE(map.pair_blocks_mapped(), 6u);
+  expect_held_matches_in_use(map);
+}
+
+// Maps merged (strips joining) keep every tile's bits, shared or not, and
+// where both held a pair of the same bits, both stay valid.
+TEST(TileMap, AdoptingAMapKeepsItsSharedPairs) {
+  TileMap map;
+  TileMap other;
+  map.reset_plane();
+  other.reset_plane();
+  for (int64_t tx = 0; tx < 10; ++tx) {
+    fill(map, map.create({tx, 0}), stripes(0));
+    fill(other, other.create({tx, 1}), stripes(0));
+    fill(other, other.create({tx, 2}), tx % 2 == 0 ? stripes(1) : stripes(0));
+  }
+  for (int32_t slot : std::vector<int32_t>(map.held().begin(), map.held().end())) map.share(slot);
+  for (int32_t slot : std::vector<int32_t>(other.held().begin(), other.held().end())) {
+    other.share(slot);
+  }
+  const int32_t offset = map.adopt(other);
+  EXPECT_GT(offset, 0);
+  EXPECT_EQ(map.size(), 30u);
+  EXPECT_EQ(map.shared_slots(), 30u);
+  EXPECT_EQ(map.shared_pairs(), 3u) << "the other map's stripes(0) is held apart";
+  expect_held_matches_in_use(map);
+  for (int64_t tx = 0; tx < 10; ++tx) {
+    EXPECT_TRUE(std::as_const(map).tile(1, map.find({tx, 1})) == stripes(0));
+    EXPECT_TRUE(std::as_const(map).tile(0, map.find({tx, 2})) ==
+                (tx % 2 == 0 ? stripes(1) : stripes(0)));
+  }
+  for (int32_t slot : std::vector<int32_t>(map.held().begin(), map.held().end())) map.free(slot);
+  EXPECT_EQ(map.shared_pairs(), 0u);
 }
 
 }  // namespace

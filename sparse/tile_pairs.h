@@ -1,0 +1,158 @@
+// Where TileMap keeps its tiles' two generations: each slot points at a
+// pair of tiles in a TilePairPool, its own or one it shares with every
+// sleeping tile that holds the same two generations (SharedTiles).
+//
+// Why share: a world that fills space with an agar (the spacefiller's
+// stripes) holds tens of thousands of sleeping tiles with the same bits.
+// Held once each, they were two thirds of the spacefiller's peak, and on
+// the dev host each new page costs about 5 us on first touch
+// (bench/RESULTS.md). A shared pair is only ever read: a slot about to be
+// written takes a pair of its own again (TileMap::unshare).
+//
+// Why a pool apart from the slots' slabs: a slot whose pair is shared gives
+// its own pair back, and the next tile made anywhere takes it, so the pairs
+// in use follow the tiles that are awake or unlike any other, not the
+// tiles held.
+#pragma once
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "engine/core/tile.h"
+
+namespace gol::sparse {
+
+// Bit i set: block (or slab) i has room. The lowest such is filled first,
+// so a world's tiles pack into the low blocks and the high ones drain.
+class OpenBlocks {
+ public:
+  void set(size_t index, bool open) {
+    const size_t word = index / 64;
+    if (word >= bits_.size()) bits_.resize(word + 1, 0);
+    const uint64_t bit = uint64_t{1} << (index % 64);
+    bits_[word] = open ? (bits_[word] | bit) : (bits_[word] & ~bit);
+  }
+  // The lowest open index below `count`, or `count`.
+  size_t lowest(size_t count) const {
+    for (size_t word = 0; word < bits_.size(); ++word) {
+      if (bits_[word] != 0) {
+        const size_t found = word * 64 + static_cast<size_t>(std::countr_zero(bits_[word]));
+        return found < count ? found : count;
+      }
+    }
+    return count;
+  }
+  void clear() { bits_.clear(); }
+
+ private:
+  std::vector<uint64_t> bits_;
+};
+
+// Pairs of tiles in blocks of kBlockPairs from a process-wide SlabArena. A
+// pair is named by its generation 0; its generation 1 lies kPairStride
+// tiles on (pair_generation()). A block holds its pairs' generations 0 in
+// one half and 1 in the other, as a slab of slots did: stepping reads one
+// generation of neighbouring tiles, and the lines a prefetcher brings in
+// beside a tile are then other tiles' same generation. (With each pair's
+// generations side by side, acorn-field's kernel time rose 15%.)
+//
+// A block's first page is its header (which block it is), so giving a
+// pair back finds its block from its address alone. Blocks emptied are
+// given back to the system by release_empty_blocks().
+class TilePairPool {
+ public:
+  static constexpr int kBlockPairs = 256;
+  static constexpr ptrdiff_t kPairStride = kBlockPairs;
+
+  TilePairPool() = default;
+  ~TilePairPool();
+  TilePairPool(const TilePairPool&) = delete;
+  TilePairPool& operator=(const TilePairPool&) = delete;
+  TilePairPool(TilePairPool&& other) noexcept;
+  TilePairPool& operator=(TilePairPool&& other) noexcept;
+
+  // A pair of empty tiles.
+  Tile* take();
+  // A pair whose bits the caller overwrites at once.
+  Tile* take_uncleared();
+  void give_back(Tile* pair);
+  // give_back(), and the pair's block back to the system if that emptied
+  // it: for a pool being emptied, whose memory should move into another
+  // as it goes.
+  void give_back_draining(Tile* pair);
+  // Gives every emptied block but the lowest back to the system.
+  void release_empty_blocks();
+  // Takes over another pool's blocks, their pairs in use and free alike.
+  void adopt(TilePairPool& other);
+  // Gives back every block, whatever is still in use.
+  void release_all();
+  size_t blocks_mapped() const { return mapped_; }
+
+ private:
+  struct Block {
+    Tile* pairs = nullptr;  // null once released
+    int32_t used = 0;
+    int32_t fresh = 0;  // pairs from here on were never used and are still zero
+    int32_t free_count = 0;
+    uint8_t free_stack[kBlockPairs];
+  };
+  Tile* take_slot(bool clear);
+  // The block holding `pair`, once the pair is given back.
+  Block& give_back_to_block(Tile* pair);
+  void release_block(Block& block);
+  void forget_all();
+
+  std::vector<Block> blocks_;
+  OpenBlocks open_;
+  size_t mapped_ = 0;
+  size_t empty_ = 0;
+};
+
+// Generation `parity` of the pair named by `pair`.
+inline Tile* pair_generation(Tile* pair, int parity) {
+  return pair + parity * TilePairPool::kPairStride;
+}
+inline const Tile* pair_generation(const Tile* pair, int parity) {
+  return pair + parity * TilePairPool::kPairStride;
+}
+inline void copy_pair(const Tile* from, Tile* to) {
+  for (int parity = 0; parity < 2; ++parity) {
+    *pair_generation(to, parity) = *pair_generation(from, parity);
+  }
+}
+
+// Pool pairs held once for every slot with the same bits, counted by
+// reference.
+class SharedTiles {
+ public:
+  // The shared pair with the bits of `own` (a pair from `pool`), with one
+  // more reference: one already shared, with `own` given back, or `own`
+  // itself, shared from now on.
+  const Tile* share(Tile* own, TilePairPool& pool);
+  // Drops a reference from share(). Returns the pair, now the caller's own,
+  // when that was its last reference, and null otherwise.
+  Tile* release(const Tile* shared);
+  // Takes over another set's pairs (its pool is adopted alongside). Where
+  // both hold the same bits, the other's pair stays shared by its slots
+  // but is not found by share().
+  void adopt(SharedTiles& other);
+  // Forgets every pair (the pool is released alongside).
+  void clear();
+  // Distinct pairs held.
+  size_t size() const { return entries_.size(); }
+
+ private:
+  struct Entry {
+    uint64_t hash;
+    uint32_t refs;
+  };
+  static uint64_t hash_of(const Tile* pair);
+
+  std::unordered_map<uint64_t, const Tile*> by_hash_;
+  std::unordered_map<const Tile*, Entry> entries_;  // every pair, found by share() or not
+};
+
+}  // namespace gol::sparse
