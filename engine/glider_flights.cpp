@@ -3,49 +3,32 @@
 
 #include <algorithm>
 #include <bit>
-#include <map>
-#include <set>
+#include <memory>
+#include <optional>
 #include <utility>
+
+#include "cpu/reference/reference_backends.h"
 
 namespace gol {
 namespace {
 
-using Cells = std::set<std::pair<int64_t, int64_t>>;
+// Where a glider's cells lie: the top-left corner of its 3x3 box, and its
+// cells as bits (row by row from that corner).
+struct Shape {
+  int64_t x = 0;
+  int64_t y = 0;
+  uint16_t bits = 0;
+};
 
-Cells step_cells(const Cells& cells, const Rule& rule) {
-  std::map<std::pair<int64_t, int64_t>, int> counts;
-  for (const auto& [x, y] : cells) {
-    for (int64_t dy = -1; dy <= 1; ++dy) {
-      for (int64_t dx = -1; dx <= 1; ++dx) {
-        if (dx != 0 || dy != 0) ++counts[{x + dx, y + dy}];
-      }
-    }
+// The shape of five cells filling a 3x3 box; nothing for any other cells.
+std::optional<Shape> glider_shape(const CellSet& cells) {
+  const std::optional<BBox> box = cells.bbox();
+  if (cells.population() != 5 || !box || box->width() != 3 || box->height() != 3) return {};
+  Shape shape{box->xmin, box->ymin, 0};
+  for (const Cell& cell : cells.cells()) {
+    shape.bits |= static_cast<uint16_t>(1u << ((cell.y - box->ymin) * 3 + (cell.x - box->xmin)));
   }
-  Cells next;
-  for (const auto& [cell, count] : counts) {
-    if (cells.contains(cell) ? rule.survives(count) : rule.born(count)) next.insert(cell);
-  }
-  return next;
-}
-
-// The 3x3 cells of `cells` from its top-left corner `x`, `y`; false where
-// it does not fit a 3x3 box with that corner.
-bool box_cells(const Cells& cells, int64_t& x, int64_t& y, uint16_t& bits) {
-  if (cells.empty()) return false;
-  x = cells.begin()->first;
-  y = cells.begin()->second;
-  int64_t right = x;
-  int64_t bottom = y;
-  for (const auto& [cx, cy] : cells) {
-    x = std::min(x, cx);
-    y = std::min(y, cy);
-    right = std::max(right, cx);
-    bottom = std::max(bottom, cy);
-  }
-  if (right - x != 2 || bottom - y != 2) return false;
-  bits = 0;
-  for (const auto& [cx, cy] : cells) bits |= static_cast<uint16_t>(1u << ((cy - y) * 3 + (cx - x)));
-  return true;
+  return shape;
 }
 
 // Chebyshev distance between the 3x3 boxes with top-left corners a and b.
@@ -71,38 +54,38 @@ void GliderFlights::set_rule(const Rule& rule) {
   rule_known_ = true;
   rule_flies_ = !rule.births_on_zero();
   by_cells_.fill(-1);
-  // Life's glider moving right and down, mirrored for the other courses.
+  // Life's glider moving right and down, mirrored for the other courses,
+  // stepped by the serial reference.
   const int64_t glider[5][2] = {{1, 0}, {2, 1}, {0, 2}, {1, 2}, {2, 2}};
   for (int course = 0; course < 4 && rule_flies_; ++course) {
-    Cells cells;
+    CellSet cells;
     for (const auto& cell : glider) {
-      cells.insert(
-          {(course & 1) != 0 ? 2 - cell[0] : cell[0], (course & 2) != 0 ? 2 - cell[1] : cell[1]});
+      cells.set((course & 1) != 0 ? 2 - cell[0] : cell[0],
+                (course & 2) != 0 ? 2 - cell[1] : cell[1]);
     }
+    const std::unique_ptr<Backend> oracle = cpu::make_serial_backend();
+    oracle->load(cells, rule, Topology::plane());
     Course& path = courses_[static_cast<size_t>(course)];
     for (int phase = 0; phase < 4 && rule_flies_; ++phase) {
-      int64_t x = 0;
-      int64_t y = 0;
-      uint16_t bits = 0;
-      rule_flies_ = cells.size() == 5 && box_cells(cells, x, y, bits);
-      const int index = course * 4 + phase;
-      if (!rule_flies_ || by_cells_[bits] != -1) {
+      const std::optional<Shape> shape = glider_shape(oracle->cells());
+      if (!shape || by_cells_[shape->bits] != -1) {
         rule_flies_ = false;
         break;
       }
-      by_cells_[bits] = static_cast<int8_t>(index);
-      path.phases[static_cast<size_t>(phase)] = {bits, static_cast<int>(x), static_cast<int>(y)};
-      cells = step_cells(cells, rule);
+      by_cells_[shape->bits] = static_cast<int8_t>(course * 4 + phase);
+      path.phases[static_cast<size_t>(phase)] = {shape->bits, static_cast<int>(shape->x),
+                                                 static_cast<int>(shape->y)};
+      oracle->step(1);
     }
     if (!rule_flies_) break;
     // A period later: the first phase moved one cell diagonally.
-    int64_t x = 0;
-    int64_t y = 0;
-    uint16_t bits = 0;
-    rule_flies_ = cells.size() == 5 && box_cells(cells, x, y, bits) &&
-                  bits == path.phases[0].cells && (x == 1 || x == -1) && (y == 1 || y == -1);
-    path.dx = static_cast<int>(x);
-    path.dy = static_cast<int>(y);
+    const std::optional<Shape> later = glider_shape(oracle->cells());
+    rule_flies_ = later && later->bits == path.phases[0].cells &&
+                  (later->x == 1 || later->x == -1) && (later->y == 1 || later->y == -1);
+    if (rule_flies_) {
+      path.dx = static_cast<int>(later->x);
+      path.dy = static_cast<int>(later->y);
+    }
   }
 }
 
@@ -231,7 +214,7 @@ class GliderFlights::Review {
       for (int32_t slot : grid->map().held()) {
         if (grid->map().summary(parity_, slot).nonempty != 0 &&
             grid->owner(slot) == sparse::TileOwner::kCpu) {
-          counts.add(square(grid->map().coord(slot)), 1);
+          ++counts.at(square(grid->map().coord(slot)));
         }
       }
     }
@@ -242,7 +225,7 @@ class GliderFlights::Review {
       const bool was =
           slot != sparse::TileMap::kAbsent && grid.map().summary(parity_, slot).nonempty != 0;
       const bool is = !work.tiles[parity_].empty();
-      if (was != is) counts.add(square(coord), is ? 1 : -1);
+      if (was != is) counts.at(square(coord)) += is ? 1 : -1;
     }
   }
 
@@ -260,7 +243,7 @@ class GliderFlights::Review {
       if (((cells >> bit) & 1u) == 0) continue;
       const TileCoord coord{tile_of(corner.x + bit % 3), tile_of(corner.y + bit / 3)};
       if (!holds_cells(coord))
-        squares.add({coord.tx >> kCoarseTileBits, coord.ty >> kCoarseTileBits}, 1);
+        ++squares.at({coord.tx >> kCoarseTileBits, coord.ty >> kCoarseTileBits});
     }
   }
 
@@ -428,7 +411,8 @@ bool GliderFlights::clear_for(const Review& view, const Flight& flight, uint64_t
   const auto no_square = [&] {
     for (int64_t cy = coarse_of(y0); cy <= coarse_of(y1); ++cy) {
       for (int64_t cx = coarse_of(x0); cx <= coarse_of(x1); ++cx) {
-        if (squares_.occupied({cx, cy})) return false;
+        if (const int* tiles = squares_.find({cx, cy}); tiles != nullptr && *tiles > 0)
+          return false;
       }
     }
     return true;
@@ -579,7 +563,7 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts) {
   for (size_t at = 0; at < by_square.size();) {
     size_t end = at + 1;
     while (end < by_square.size() && by_square[end].first == by_square[at].first) ++end;
-    square_runs_.set_run(by_square[at].first, static_cast<int>(at), static_cast<int>(end));
+    square_runs_.at(by_square[at].first) = {static_cast<int>(at), static_cast<int>(end)};
     at = end;
   }
   // Those that look: the new, those due, and (below) the flying ones
@@ -589,8 +573,9 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts) {
     const Cell corner = box(gliders[i]);
     for (int64_t dy = -squares; dy <= squares; ++dy) {
       for (int64_t dx = -squares; dx <= squares; ++dx) {
-        const auto [begin, end] =
-            square_runs_.run({coarse_of(corner.x) + dx, coarse_of(corner.y) + dy});
+        const std::pair<int, int>* run =
+            square_runs_.find({coarse_of(corner.x) + dx, coarse_of(corner.y) + dy});
+        const auto [begin, end] = run != nullptr ? *run : std::pair<int, int>{0, 0};
         for (int at = begin; at < end; ++at) {
           const size_t j = by_square[static_cast<size_t>(at)].second;
           if (j != i) visit(j);

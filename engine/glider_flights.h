@@ -53,6 +53,7 @@
 
 #include "engine/core/rule.h"
 #include "engine/core/tile.h"
+#include "sparse/coord_index.h"
 #include "sparse/sparse_grid.h"
 
 namespace gol {
@@ -156,27 +157,24 @@ class GliderFlights {
     Tile tiles[2];
   };
   // The tiles a review changes, in memory kept from one review to the
-  // next (fresh pages cost about 5 us each on the dev host), found by an
-  // open-addressing index.
+  // next (fresh pages cost about 5 us each on the dev host), found by
+  // coordinate.
   class WorkArea {
    public:
     void clear() {
       used_ = 0;
-      std::fill(index_.begin(), index_.end(), -1);
+      index_.empty_keeping_room();
     }
     Work* find(TileCoord coord) {
-      if (index_.empty()) return nullptr;
-      const int32_t at = index_[locate(coord)];
-      return at < 0 ? nullptr : &works_[static_cast<size_t>(at)];
+      const int32_t at = index_.find(coord);
+      return at == sparse::CoordIndex::kAbsent ? nullptr : &works_[static_cast<size_t>(at)];
     }
     // The entry for `coord`, and whether it was just made (then only its
     // coordinate is set).
     std::pair<Work*, bool> emplace(TileCoord coord) {
-      if (2 * (used_ + 1) > index_.size()) grow();
-      const size_t slot = locate(coord);
-      if (index_[slot] >= 0) return {&works_[static_cast<size_t>(index_[slot])], false};
+      if (Work* found = find(coord)) return {found, false};
       if (used_ == works_.size()) works_.emplace_back();
-      index_[slot] = static_cast<int32_t>(used_);
+      index_.insert(coord, static_cast<int32_t>(used_));
       Work& work = works_[used_++];
       work.coord = coord;
       return {&work, true};
@@ -185,21 +183,9 @@ class GliderFlights {
     size_t size() const { return used_; }
 
    private:
-    size_t locate(TileCoord coord) const {
-      for (size_t at = TileHash{}(coord)*0x9E3779B97F4A7C15ull >> 16;; ++at) {
-        const int32_t entry = index_[at & (index_.size() - 1)];
-        if (entry < 0 || works_[static_cast<size_t>(entry)].coord == coord) {
-          return at & (index_.size() - 1);
-        }
-      }
-    }
-    void grow() {
-      index_.assign(std::max<size_t>(64, 2 * index_.size()), -1);
-      for (size_t i = 0; i < used_; ++i) index_[locate(works_[i].coord)] = static_cast<int32_t>(i);
-    }
     std::vector<Work> works_;
     size_t used_ = 0;
-    std::vector<int32_t> index_;
+    sparse::CoordIndex index_;
   };
   class Review;
   struct TileHash {
@@ -221,11 +207,11 @@ class GliderFlights {
     bool liftable = false;
   };
   std::vector<Found> search(const Review& view, std::span<sparse::SparseGrid* const> parts) const;
-  // How many tiles holding live cells each coarse square has: a table of
-  // open addressing, rebuilt at each review from every held tile in the
-  // same memory (an unordered_map cost several times as much, and fresh
-  // pages for it each review more again).
-  class SquareCounts {
+  // A value for each coarse square: a table of open addressing, rebuilt at
+  // each review in the same memory (an unordered_map cost several times as
+  // much, and fresh pages for it each review more again).
+  template <class Value>
+  class SquareTable {
    public:
     // Empties the table, sized for about `expected` squares (it grows as
     // they come).
@@ -237,27 +223,18 @@ class GliderFlights {
       used_ = 0;
       std::fill(entries_.begin(), entries_.begin() + static_cast<ptrdiff_t>(size_), Entry{});
     }
-    void add(TileCoord square, int count) { entry(square).count += count; }
-    bool occupied(TileCoord square) const {
+    // The value of `square`, made (Value{}) if new.
+    Value& at(TileCoord square) { return entry(square).value; }
+    // The value of `square`, or null where it has none.
+    const Value* find(TileCoord square) const {
       const Entry& entry = entries_[locate(square)];
-      return entry.used && entry.count > 0;
-    }
-    // Used as runs: the count is where a run begins, `end` where it ends.
-    void set_run(TileCoord square, int begin, int end) {
-      Entry& run = entry(square);
-      run.count = begin;
-      run.end = end;
-    }
-    std::pair<int, int> run(TileCoord square) const {
-      const Entry& entry = entries_[locate(square)];
-      return entry.used ? std::pair<int, int>{entry.count, entry.end} : std::pair<int, int>{0, 0};
+      return entry.used ? &entry.value : nullptr;
     }
 
    private:
     struct Entry {
       TileCoord square;
-      int count = 0;
-      int end = 0;
+      Value value{};
       bool used = false;
     };
     size_t locate(TileCoord square) const {
@@ -266,8 +243,8 @@ class GliderFlights {
         if (!entry.used || entry.square == square) return at & (size_ - 1);
       }
     }
-    // The entry for `square`, made (count 0) if new; the table doubles
-    // where it would be more than half full.
+    // The entry for `square`, made if new; the table doubles where it would
+    // be more than half full.
     Entry& entry(TileCoord square) {
       size_t at = locate(square);
       if (entries_[at].used) return entries_[at];
@@ -291,6 +268,10 @@ class GliderFlights {
     size_t size_ = 0;
     size_t used_ = 0;
   };
+  // How many tiles holding live cells each coarse square has.
+  using SquareCounts = SquareTable<int>;
+  // Where each coarse square's run of a sorted list begins and ends.
+  using SquareRuns = SquareTable<std::pair<int, int>>;
   // The corners of the boxes `flight` passes through in the next
   // `generations` (at least 3): the top-left of the first, the bottom-right
   // of the last.
@@ -324,7 +305,7 @@ class GliderFlights {
   uint64_t next_review_ = 0;
   uint64_t search_gap_ = kFirstSearchGap;
   SquareCounts squares_;
-  SquareCounts square_runs_;
+  SquareRuns square_runs_;
   WorkArea work_;
   uint64_t lifted_ = 0;
   uint64_t landed_ = 0;

@@ -28,6 +28,11 @@ void CoordIndex::clear() {
   size_ = 0;
 }
 
+void CoordIndex::empty_keeping_room() {
+  for (size_t i = 0; i < entries_.size(); ++i) entries_[i] = Entry{};
+  size_ = 0;
+}
+
 size_t CoordIndex::home(TileCoord coord) const { return mix(coord) & mask_; }
 
 int32_t CoordIndex::find(TileCoord coord) const {

@@ -19,6 +19,9 @@ class CoordIndex {
 
   // Empties the index and gives its table's memory back.
   void clear();
+  // Empties the index, keeping its table for the next fill (fresh pages
+  // cost more than clearing the ones held).
+  void empty_keeping_room();
   // Room for `count` coordinates without growing.
   void reserve(size_t count);
   // The slot stored for `coord`, or kAbsent.

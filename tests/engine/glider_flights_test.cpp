@@ -42,6 +42,22 @@ void add(CellSet& into, const CellSet& cells) {
   for (const Cell& cell : cells.cells()) into.set(cell.x, cell.y);
 }
 
+// `count` gliders at random places in [0, span] squared, on random courses
+// and, with `phases`, in random phases, drawn from `seed`.
+CellSet random_gliders(uint64_t seed, int count, int64_t span, bool phases = false) {
+  std::mt19937_64 random(seed);
+  std::uniform_int_distribution<int64_t> place(0, span);
+  CellSet cells;
+  for (int i = 0; i < count; ++i) {
+    const int64_t x = place(random);
+    const int64_t y = place(random);
+    const auto course = static_cast<int>(random() % 4);
+    const int phase = phases ? static_cast<int>(random() % 4) : 0;
+    add(cells, glider(x, y, course, phase));
+  }
+  return cells;
+}
+
 CellSet block(int64_t x, int64_t y) {
   CellSet cells;
   for (int64_t dy = 0; dy < 2; ++dy) {
@@ -216,13 +232,7 @@ TEST(GliderFlights, GlidersMeetingASpaceshipLandInTime) {
 }
 
 TEST(GliderFlights, AFieldOfGlidersMatchesOnOneThreadAndInStrips) {
-  std::mt19937_64 random(2026);
-  std::uniform_int_distribution<int64_t> place(0, 1800);
-  CellSet cells;
-  for (int i = 0; i < 150; ++i) {
-    add(cells, glider(place(random), place(random), static_cast<int>(random() % 4),
-                      static_cast<int>(random() % 4)));
-  }
+  const CellSet cells = random_gliders(2026, 150, 1800, true);
   for (int threads : {1, 2, 4}) {
     EXPECT_GT(expect_flights_match_plain(cells, Rule::conway(), threads, {500, 1001, 1500}), 0u);
   }
@@ -261,22 +271,12 @@ TEST(GliderFlights, AGunsStreamMatches) {
 }
 
 TEST(GliderFlights, HighLifesGlidersFly) {
-  std::mt19937_64 random(36);
-  std::uniform_int_distribution<int64_t> place(0, 1500);
-  CellSet cells;
-  for (int i = 0; i < 80; ++i) {
-    add(cells, glider(place(random), place(random), static_cast<int>(random() % 4)));
-  }
+  const CellSet cells = random_gliders(36, 80, 1500);
   EXPECT_GT(expect_flights_match_plain(cells, parse_rule("B36/S23").rule, 2, {600, 1400}), 0u);
 }
 
 TEST(GliderFlights, NoneFlyForMoreThanEightThreads) {
-  std::mt19937_64 random(9);
-  std::uniform_int_distribution<int64_t> place(0, 1500);
-  CellSet cells;
-  for (int i = 0; i < 60; ++i) {
-    add(cells, glider(place(random), place(random), static_cast<int>(random() % 4)));
-  }
+  const CellSet cells = random_gliders(9, 60, 1500);
   for (int threads : {GliderFlights::kMaxThreads, GliderFlights::kMaxThreads + 1}) {
     sparse::SparseGrid grid;
     grid.load(cells, Topology::plane(), false);
@@ -289,12 +289,7 @@ TEST(GliderFlights, NoneFlyForMoreThanEightThreads) {
 }
 
 TEST(GliderFlights, TheSimdBackendFliesAFieldUnlessTurnedOff) {
-  std::mt19937_64 random(11);
-  std::uniform_int_distribution<int64_t> place(0, 2500);
-  CellSet cells;
-  for (int i = 0; i < 120; ++i) {
-    add(cells, glider(place(random), place(random), static_cast<int>(random() % 4)));
-  }
+  const CellSet cells = random_gliders(11, 120, 2500);
   Pattern pattern;
   pattern.cells = cells;
   SimulationOptions options;
