@@ -47,6 +47,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <utility>
 #include <vector>
@@ -163,10 +164,10 @@ class GliderFlights {
    public:
     void clear() {
       used_ = 0;
-      index_.empty_keeping_room();
+      if (index_) index_->empty_keeping_room();
     }
     Work* find(TileCoord coord) {
-      const int32_t at = index_.find(coord);
+      const int32_t at = index_ ? index_->find(coord) : sparse::CoordIndex::kAbsent;
       return at == sparse::CoordIndex::kAbsent ? nullptr : &works_[static_cast<size_t>(at)];
     }
     // The entry for `coord`, and whether it was just made (then only its
@@ -174,7 +175,8 @@ class GliderFlights {
     std::pair<Work*, bool> emplace(TileCoord coord) {
       if (Work* found = find(coord)) return {found, false};
       if (used_ == works_.size()) works_.emplace_back();
-      index_.insert(coord, static_cast<int32_t>(used_));
+      if (!index_) index_.emplace();
+      index_->insert(coord, static_cast<int32_t>(used_));
       Work& work = works_[used_++];
       work.coord = coord;
       return {&work, true};
@@ -185,7 +187,9 @@ class GliderFlights {
    private:
     std::vector<Work> works_;
     size_t used_ = 0;
-    sparse::CoordIndex index_;
+    // Made by the first review that changes a tile, so that a stepper
+    // whose gliders never fly holds no table.
+    std::optional<sparse::CoordIndex> index_;
   };
   class Review;
   struct TileHash {
