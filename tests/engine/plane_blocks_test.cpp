@@ -171,6 +171,30 @@ TEST(PlaneBlocks, ASettlingSoupSleepsAsItWouldAGenerationAtATime) {
   EXPECT_GT(expect_blocks_match({}, Rule::conway(), soup, checkpoints), 0u);
 }
 
+// A field of blocks staggered so that every column of a tile holds a live
+// cell (a dense still agar whose tiles are alike, so they share one pair
+// once asleep), with a soup beside it: a block lists the field's tiles
+// beside the soup, which must take pairs of their own before it steps them.
+TEST(PlaneBlocks, AnAgarsSharedTilesBesideABlockMatchTheReference) {
+  constexpr int64_t kField = 8 * kTileSize;
+  CellSet cells;
+  for (int64_t y = 0; y < kField; y += 4) {
+    for (int64_t x = (y / 4 % 2) * 2; x < kField; x += 4) {
+      for (int64_t dy = 0; dy < 2; ++dy) {
+        for (int64_t dx = 0; dx < 2; ++dx) cells.set(x + dx, y + dy);
+      }
+    }
+  }
+  const CellSet soup = patterns::make_soup({5 * kTileSize, 5 * kTileSize, 0.45, 43});
+  for (const Cell& cell : soup.translated(kField + 8, kTileSize).cells()) cells.set(cell);
+  EXPECT_GT(expect_blocks_match({}, Rule::conway(), cells, {2, 40, 150, 400}), 0u);
+  sparse::SparseGrid grid;
+  grid.load(cells, Topology::plane(), false);
+  GridStepper stepper(1, cpu::SimdLibrary::kHighway);
+  stepper.step(grid, Rule::conway(), 2);
+  EXPECT_GT(grid.map().shared_slots(), 30u) << "the field's tiles share";
+}
+
 // A puffer's head is stepped in blocks with the tiles around it, while the
 // trail of debris behind it sleeps on: a block steps the active tiles and
 // their neighbours, not every tile.
