@@ -12,12 +12,13 @@
 // twice. Each slot's two generations are a pair from the map's
 // TilePairPool, its own or, once the tile sleeps, one shared with every
 // sleeping tile of the same bits (share(), tile_pairs.h); a pair's address
-// changes only there and in unshare(). New tiles take the lowest free slot, so activity packs into
-// the low slabs and the high ones drain; release_empty_slabs() returns
-// emptied slabs to the system, keeping one empty slab mapped so a tile
-// count hovering at a slab boundary does not map and unmap on every
-// generation (and the process keeps up to four released slabs for the
-// next map, see tile_map.cpp).
+// changes only there and in unshare(). New tiles take the lowest free
+// slot, so activity packs into the low slabs and the high ones drain;
+// release_empty_slabs() returns emptied slabs (and blocks of pairs) to the
+// system, keeping one of each mapped so a tile count hovering at a
+// boundary does not map and unmap on every generation (and the process
+// keeps up to four released blocks of each for the next map, see
+// slab_arena.h).
 #pragma once
 
 #include <array>
@@ -193,14 +194,10 @@ class TileMap {
   size_t shared_pairs() const { return shared_.size(); }
 
  private:
-  // One slab: the slots' metadata, so a slab is mapped (its pages populated
-  // at once) and released as one block. All-zero bytes are a valid empty
-  // slab (every field is a plain integer or pointer), which is what a fresh
-  // anonymous mapping holds, so a fresh slot needs no clearing; a reused
-  // one is cleared when it is allocated.
   // A slot's pair, and whether SharedTiles holds it (the address's low
   // bit: tiles are 64-byte aligned), in one word, so that stepping a tile
-  // reads one more cache line for its pair, not two.
+  // reads one cache line for its pair, not one for the pair and one for a
+  // flag.
   class PairRef {
    public:
     PairRef() = default;
@@ -214,6 +211,11 @@ class TileMap {
    private:
     uintptr_t bits_ = 0;
   };
+  // One slab: the slots' metadata, so a slab is mapped (its pages populated
+  // at once) and released as one block. All-zero bytes are a valid empty
+  // slab (every field is a plain integer or pointer), which is what a fresh
+  // anonymous mapping holds, so a fresh slot needs no clearing; a reused
+  // one is cleared when it is allocated.
   struct Slab {
     PairRef pairs[kSlabSlots];
     Summary summaries[2][kSlabSlots];
