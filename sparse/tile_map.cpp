@@ -7,27 +7,14 @@
 
 #include "engine/core/error.h"
 #include "engine/core/memory_budget.h"
-#include "sparse/slab_arena.h"
 
 namespace gol::sparse {
-
-static_assert(TileMap::kSlabSlots <= 256, "free_stack holds local indices as bytes");
 
 namespace {
 
 bool within_plane_range(TileCoord coord) {
   return coord.tx >= -kMaxTileCoordinate && coord.tx < kMaxTileCoordinate &&
          coord.ty >= -kMaxTileCoordinate && coord.ty < kMaxTileCoordinate;
-}
-
-template <class Slab>
-Slab* map_slab() {
-  return static_cast<Slab*>(arena_of<Slab>().take());
-}
-
-template <class Slab>
-void unmap_slab(Slab* slab) {
-  arena_of<Slab>().give_back(slab);
 }
 
 }  // namespace
@@ -49,9 +36,6 @@ TileMap& TileMap::operator=(TileMap&& other) noexcept {
   tiles_x_ = other.tiles_x_;
   tiles_y_ = other.tiles_y_;
   slabs_ = std::move(other.slabs_);
-  open_slabs_ = std::move(other.open_slabs_);
-  slabs_mapped_ = other.slabs_mapped_;
-  empty_slabs_ = other.empty_slabs_;
   held_ = std::move(other.held_);
   index_ = std::move(other.index_);
   pool_ = std::move(other.pool_);
@@ -62,21 +46,10 @@ TileMap& TileMap::operator=(TileMap&& other) noexcept {
 }
 
 void TileMap::release_all() {
-  std::vector<void*> mapped;
-  for (Slab* slab : slabs_) {
-    if (slab != nullptr) mapped.push_back(slab);
-  }
-  arena_of<Slab>().give_back_all(mapped);
+  slabs_.release_all();
   pool_.release_all();
   shared_.clear();
   forget_all();
-}
-
-void TileMap::release_slab(size_t slab_index) {
-  if (slabs_[slab_index]->used == 0) --empty_slabs_;
-  unmap_slab(slabs_[slab_index]);
-  slabs_[slab_index] = nullptr;
-  --slabs_mapped_;
 }
 
 void TileMap::reset_plane() {
@@ -110,8 +83,8 @@ int32_t TileMap::find(TileCoord coord) const { return index_.find(coord); }
 
 bool TileMap::in_use(int32_t slot) const {
   const size_t slab_index = static_cast<size_t>(slot) >> kSlabBits;
-  return slab_index < slabs_.size() && slabs_[slab_index] != nullptr &&
-         slabs_[slab_index]->in_use[local(slot)] != 0;
+  return slab_index < slabs_.count() && slabs_.block(slab_index) != nullptr &&
+         slabs_.block(slab_index)->in_use[local(slot)] != 0;
 }
 
 TileCoord TileMap::neighbour_coord(TileCoord coord, int direction) const {
@@ -121,29 +94,15 @@ TileCoord TileMap::neighbour_coord(TileCoord coord, int direction) const {
 }
 
 int32_t TileMap::allocate_slot(TileCoord coord) {
-  const size_t slab_index = open_slabs_.lowest(slabs_.size());
-  if (slab_index == slabs_.size()) {
-    slabs_.push_back(nullptr);
-    open_slabs_.set(slab_index, true);
-  }
-  if (slabs_[slab_index] == nullptr) {
-    slabs_[slab_index] = map_slab<Slab>();
-    ++slabs_mapped_;
-    ++empty_slabs_;
-  }
-  Slab& slab = *slabs_[slab_index];
-  int32_t at;
-  if (slab.free_count > 0) {
-    at = slab.free_stack[--slab.free_count];
+  const auto taken = slabs_.take();
+  Slab& slab = taken.block;
+  const int32_t at = taken.at;
+  if (taken.reused) {
     for (int parity = 0; parity < 2; ++parity) slab.summaries[parity][at] = Summary{};
-  } else {
-    at = slab.fresh++;
   }
-  if (slab.used++ == 0) --empty_slabs_;
-  if (slab.free_count == 0 && slab.fresh == kSlabSlots) open_slabs_.set(slab_index, false);
   slab.coords[at] = coord;
   slab.pairs[at] = {pool_.take(), false};
-  return static_cast<int32_t>(slab_index * kSlabSlots) + at;
+  return static_cast<int32_t>(taken.index * kSlabSlots) + at;
 }
 
 namespace {
@@ -218,9 +177,7 @@ void TileMap::free(int32_t slot) {
 
   release_pair(slot);
   home.in_use[at] = 0;
-  home.free_stack[home.free_count++] = static_cast<uint8_t>(at);
-  open_slabs_.set(static_cast<size_t>(slot) >> kSlabBits, true);
-  if (--home.used == 0) ++empty_slabs_;
+  slabs_.give_back(static_cast<size_t>(slot) >> kSlabBits, at);
 }
 
 void TileMap::link(int32_t slot, int direction, int32_t other) {
@@ -236,8 +193,9 @@ void TileMap::link(int32_t slot, int direction, int32_t other) {
 }
 
 int32_t TileMap::adopt(TileMap& other) {
-  GOL_CHECK(!torus_ && !other.torus_ && !other.slabs_.empty() && other.slabs_[0] != nullptr);
-  const size_t first_slab = slabs_.size();
+  GOL_CHECK(!torus_ && !other.torus_ && other.slabs_.count() > 0 &&
+            other.slabs_.block(0) != nullptr);
+  const size_t first_slab = slabs_.count();
   const auto offset = static_cast<int32_t>(first_slab * kSlabSlots);
   const auto held_before = static_cast<int32_t>(held_.size());
   // The other map's empty tile becomes a free slot here: its tiles' links
@@ -245,18 +203,13 @@ int32_t TileMap::adopt(TileMap& other) {
   pool_.adopt(other.pool_);
   shared_.adopt(other.shared_);
   shared_slots_ += std::exchange(other.shared_slots_, 0);
-  Slab& other_first = *other.slabs_[0];
-  pool_.give_back(other_first.pairs[kEmptySlot].own());
-  other_first.free_stack[other_first.free_count++] = static_cast<uint8_t>(kEmptySlot);
-  if (--other_first.used == 0) ++other.empty_slabs_;
+  pool_.give_back(other.slabs_.block(0)->pairs[kEmptySlot].own());
+  other.slabs_.give_back(0, kEmptySlot);
+  slabs_.adopt(other.slabs_);
   const Tile* const empty = &std::as_const(*this).tile(0, kEmptySlot);
-  for (size_t i = 0; i < other.slabs_.size(); ++i) {
-    Slab* const adopted = other.slabs_[i];
-    slabs_.push_back(adopted);
-    if (adopted == nullptr) {
-      open_slabs_.set(first_slab + i, true);
-      continue;
-    }
+  for (size_t slab_index = first_slab; slab_index < slabs_.count(); ++slab_index) {
+    Slab* const adopted = slabs_.block(slab_index);
+    if (adopted == nullptr) continue;
     for (int32_t at = 0; at < kSlabSlots; ++at) {
       if (adopted->in_use[at] == 0) continue;
       for (int direction = 0; direction < kDirections; ++direction) {
@@ -269,10 +222,7 @@ int32_t TileMap::adopt(TileMap& other) {
       }
       adopted->held_position[at] += held_before;
     }
-    open_slabs_.set(first_slab + i, adopted->free_count > 0 || adopted->fresh < kSlabSlots);
   }
-  slabs_mapped_ += other.slabs_mapped_;
-  empty_slabs_ += other.empty_slabs_;
   // The other map's index is not read again (the coordinates are in the
   // slabs): its table goes before this one grows, so that a merge of strips
   // never holds both.
@@ -297,10 +247,6 @@ int32_t TileMap::adopt(TileMap& other) {
 }
 
 void TileMap::forget_all() {
-  slabs_.clear();
-  open_slabs_.clear();
-  slabs_mapped_ = 0;
-  empty_slabs_ = 0;
   held_.clear();
   index_.clear();
   shared_slots_ = 0;
@@ -357,25 +303,7 @@ void TileMap::unshare(int32_t slot) {
 
 void TileMap::release_empty_slabs() {
   pool_.release_empty_blocks();
-  if (empty_slabs_ <= 1) return;
-  bool kept_one = false;
-  for (size_t slab_index = 0; slab_index < slabs_.size(); ++slab_index) {
-    Slab* slab = slabs_[slab_index];
-    if (slab == nullptr || slab->used != 0) continue;
-    // The lowest empty slab stays: it is the next one filled.
-    if (!kept_one) {
-      kept_one = true;
-      continue;
-    }
-    unmap_slab(slab);
-    slabs_[slab_index] = nullptr;
-    --slabs_mapped_;
-    --empty_slabs_;
-  }
-  while (!slabs_.empty() && slabs_.back() == nullptr) {
-    open_slabs_.set(slabs_.size() - 1, false);
-    slabs_.pop_back();
-  }
+  slabs_.release_empty();
 }
 
 }  // namespace gol::sparse

@@ -25,9 +25,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
-#include <vector>
 
 #include "engine/core/tile.h"
+#include "sparse/block_pool.h"
 #include "sparse/coord_index.h"
 #include "sparse/populated_allocator.h"
 #include "sparse/tile_pairs.h"
@@ -168,7 +168,7 @@ class TileMap {
 
   // One past the highest slot any tile may hold: the range of slot-indexed
   // tables. It shrinks again when the top slabs are released.
-  size_t slot_count() const { return slabs_.size() * kSlabSlots; }
+  size_t slot_count() const { return slabs_.count() * kSlabSlots; }
   // Tiles held now.
   size_t size() const { return index_.size(); }
   // How many tiles it holds before its coordinate index grows.
@@ -177,7 +177,7 @@ class TileMap {
   // over the whole world walk, so they cost the tiles held, not the slots.
   std::span<const int32_t> held() const { return held_; }
   // Slabs mapped now (each kSlabSlots slots), for memory accounting.
-  size_t slabs_mapped() const { return slabs_mapped_; }
+  size_t slabs_mapped() const { return slabs_.mapped(); }
   // Blocks of tile pairs mapped now (each TilePairPool::kBlockPairs).
   size_t pair_blocks_mapped() const { return pool_.blocks_mapped(); }
 
@@ -215,7 +215,8 @@ class TileMap {
   // at once) and released as one block. All-zero bytes are a valid empty
   // slab (every field is a plain integer or pointer), which is what a fresh
   // anonymous mapping holds, so a fresh slot needs no clearing; a reused
-  // one is cleared when it is allocated.
+  // one is cleared when it is allocated. Its record (BlockRecord: which of
+  // its slots are free) is kept by slabs_.
   struct Slab {
     PairRef pairs[kSlabSlots];
     Summary summaries[2][kSlabSlots];
@@ -226,14 +227,11 @@ class TileMap {
     uint64_t changed_in[kSlabSlots];
     int32_t held_position[kSlabSlots];  // index in held_ while in use
     uint8_t in_use[kSlabSlots];
-    uint8_t free_stack[kSlabSlots];  // local indices of freed slots, reused first
-    int32_t free_count;
-    int32_t fresh;  // slots from here on were never used and are still zero
-    int32_t used;   // slots holding a tile (the shared empty tile included)
+    BlockRecord<kSlabSlots> record;  // used: slots holding a tile, the empty one's included
   };
 
   static int32_t local(int32_t slot) { return slot & (kSlabSlots - 1); }
-  Slab& slab(int32_t slot) const { return *slabs_[static_cast<size_t>(slot) >> kSlabBits]; }
+  Slab& slab(int32_t slot) const { return *slabs_.block(static_cast<size_t>(slot) >> kSlabBits); }
   TileCoord neighbour_coord(TileCoord coord, int direction) const;
   // The held tile in `direction` from the tile to be made at `coord`, or
   // kAbsent.
@@ -247,20 +245,14 @@ class TileMap {
   void release_all();
   // Links `slot` and the tile in `direction` from it both ways.
   void link(int32_t slot, int direction, int32_t other);
-  // Forgets every slab without giving any back (adopt() took them).
+  // Forgets every tile, its slab already given back or taken over (by a
+  // move, or by adopt()).
   void forget_all();
-  // drain()'s giving back of one slab, its tiles left linked and indexed.
-  void release_slab(size_t slab_index);
 
   bool torus_ = false;
   int64_t tiles_x_ = 0;
   int64_t tiles_y_ = 0;
-  // By slab index; null where a slab was released (or never mapped).
-  std::vector<Slab*> slabs_;
-  // Open: slab i has a free slot or is not mapped.
-  OpenBlocks open_slabs_;
-  size_t slabs_mapped_ = 0;
-  size_t empty_slabs_ = 0;  // mapped slabs holding no tile
+  BlockPool<Slab> slabs_;
   PopulatedVector<int32_t> held_;
   CoordIndex index_;
   TilePairPool pool_;
@@ -270,8 +262,8 @@ class TileMap {
 
 template <class Visit>
 void TileMap::drain(Visit visit) {
-  for (size_t slab_index = slabs_.size(); slab_index-- > 0;) {
-    const Slab* const slab = slabs_[slab_index];
+  for (size_t slab_index = slabs_.count(); slab_index-- > 0;) {
+    const Slab* const slab = slabs_.block(slab_index);
     if (slab == nullptr) continue;
     for (int32_t at = kSlabSlots; at-- > 0;) {
       const auto slot = static_cast<int32_t>(slab_index * kSlabSlots) + at;
@@ -280,7 +272,7 @@ void TileMap::drain(Visit visit) {
         release_pair(slot, true);
       }
     }
-    release_slab(slab_index);
+    slabs_.release(slab_index);
   }
   reset_plane();
 }

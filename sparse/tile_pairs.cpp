@@ -1,24 +1,26 @@
 // Tile pairs owned by one slot or shared by many (see tile_pairs.h).
 #include "sparse/tile_pairs.h"
 
+#include <cstddef>
 #include <cstring>
-#include <utility>
 
 #include "engine/core/error.h"
 #include "sparse/slab_arena.h"
 
 namespace gol::sparse {
-namespace {
 
 // A page of header, then the pairs. The header also keeps the blocks'
 // size off a power of two: blocks 256 KiB apart put the same pair of every
 // block in the same sets of a 16-way 1 MiB L2 cache, and acorn-field ran
 // 5% slower so.
 struct PairBlock {
-  Tile header[8];  // header[0].rows[0]: the block's index in its pool
-  Tile tiles[2][TilePairPool::kBlockPairs];
+  BlockRecord<TilePairPool::kBlockPairs> record;
+  alignas(4096) Tile tiles[2][TilePairPool::kBlockPairs];
 };
+static_assert(offsetof(PairBlock, tiles) == 4096, "the header is one page");
 static_assert(sizeof(PairBlock) % 4096 == 0, "the arena's stride is the block's size");
+
+namespace {
 
 // The block holding `pair`: the arena carves blocks at its stride (the
 // block's size) from chunks aligned to their size.
@@ -29,131 +31,54 @@ PairBlock* block_of(const Tile* pair) {
   return reinterpret_cast<PairBlock*>(chunk + (at - chunk) / sizeof(PairBlock) * sizeof(PairBlock));
 }
 
-uint64_t& block_index_of(const Tile* pair) { return block_of(pair)->header[0].rows[0]; }
+// Where `pair` lies: its block's index in the pool, and its own in the block.
+struct PairPlace {
+  size_t block;
+  int32_t at;
+};
+PairPlace place_of(const Tile* pair) {
+  const PairBlock& block = *block_of(pair);
+  return {block.record.index, static_cast<int32_t>(pair - block.tiles[0])};
+}
 
 }  // namespace
 
-TilePairPool::~TilePairPool() { release_all(); }
+TilePairPool::TilePairPool() = default;
 
-TilePairPool::TilePairPool(TilePairPool&& other) noexcept { *this = std::move(other); }
+TilePairPool::~TilePairPool() = default;
 
-TilePairPool& TilePairPool::operator=(TilePairPool&& other) noexcept {
-  if (this == &other) return *this;
-  release_all();
-  blocks_ = std::move(other.blocks_);
-  open_ = std::move(other.open_);
-  mapped_ = other.mapped_;
-  empty_ = other.empty_;
-  other.forget_all();
-  return *this;
-}
+TilePairPool::TilePairPool(TilePairPool&& other) noexcept = default;
+
+TilePairPool& TilePairPool::operator=(TilePairPool&& other) noexcept = default;
 
 Tile* TilePairPool::take() { return take_slot(true); }
 
 Tile* TilePairPool::take_uncleared() { return take_slot(false); }
 
 Tile* TilePairPool::take_slot(bool clear) {
-  const size_t index = open_.lowest(blocks_.size());
-  if (index == blocks_.size()) {
-    blocks_.emplace_back();
-    open_.set(index, true);
+  const auto taken = blocks_.take();
+  Tile* const pair = taken.block.tiles[0] + taken.at;
+  if (taken.reused && clear) {
+    for (int parity = 0; parity < 2; ++parity) *pair_generation(pair, parity) = Tile{};
   }
-  Block& block = blocks_[index];
-  if (block.pairs == nullptr) {
-    auto* const taken = static_cast<PairBlock*>(arena_of<PairBlock>().take());
-    block.pairs = taken->tiles[0];
-    block_index_of(block.pairs) = index;
-    GOL_CHECK(taken->header[0].rows[0] == index);
-    block.used = block.free_count = block.fresh = 0;
-    ++mapped_;
-    ++empty_;
-  }
-  Tile* pair;
-  if (block.free_count > 0) {
-    pair = block.pairs + block.free_stack[--block.free_count];
-    if (clear) {
-      for (int parity = 0; parity < 2; ++parity) *pair_generation(pair, parity) = Tile{};
-    }
-  } else {
-    pair = block.pairs + block.fresh++;
-  }
-  if (block.used++ == 0) --empty_;
-  if (block.free_count == 0 && block.fresh == kBlockPairs) open_.set(index, false);
   return pair;
 }
 
-void TilePairPool::give_back(Tile* pair) { give_back_to_block(pair); }
+void TilePairPool::give_back(Tile* pair) {
+  const auto [block, at] = place_of(pair);
+  blocks_.give_back(block, at);
+}
 
 void TilePairPool::give_back_draining(Tile* pair) {
-  Block& block = give_back_to_block(pair);
-  if (block.used == 0) release_block(block);
+  const auto [block, at] = place_of(pair);
+  if (blocks_.give_back(block, at)) blocks_.release(block);
 }
 
-TilePairPool::Block& TilePairPool::give_back_to_block(Tile* pair) {
-  const auto index = static_cast<size_t>(block_index_of(pair));
-  GOL_DCHECK(index < blocks_.size() && pair >= blocks_[index].pairs &&
-             pair < blocks_[index].pairs + kBlockPairs);
-  Block& block = blocks_[index];
-  block.free_stack[block.free_count++] = static_cast<uint8_t>(pair - block.pairs);
-  open_.set(index, true);
-  if (--block.used == 0) ++empty_;
-  return block;
-}
+void TilePairPool::release_empty_blocks() { blocks_.release_empty(); }
 
-void TilePairPool::release_block(Block& block) {
-  arena_of<PairBlock>().give_back(block_of(block.pairs));
-  block.pairs = nullptr;
-  --mapped_;
-  --empty_;
-}
+void TilePairPool::adopt(TilePairPool& other) { blocks_.adopt(other.blocks_); }
 
-void TilePairPool::release_empty_blocks() {
-  if (empty_ <= 1) return;
-  bool kept_one = false;
-  for (Block& block : blocks_) {
-    if (block.pairs == nullptr || block.used != 0) continue;
-    // The lowest empty block stays: it is the next one filled.
-    if (!kept_one) {
-      kept_one = true;
-      continue;
-    }
-    release_block(block);
-  }
-  while (!blocks_.empty() && blocks_.back().pairs == nullptr) {
-    open_.set(blocks_.size() - 1, false);
-    blocks_.pop_back();
-  }
-}
-
-void TilePairPool::adopt(TilePairPool& other) {
-  const size_t first = blocks_.size();
-  for (size_t i = 0; i < other.blocks_.size(); ++i) {
-    const Block& block = other.blocks_[i];
-    blocks_.push_back(block);
-    const bool open = block.pairs == nullptr || block.free_count > 0 || block.fresh < kBlockPairs;
-    open_.set(first + i, open);
-    if (block.pairs != nullptr) block_index_of(block.pairs) = first + i;
-  }
-  mapped_ += other.mapped_;
-  empty_ += other.empty_;
-  other.forget_all();
-}
-
-void TilePairPool::release_all() {
-  std::vector<void*> mapped;
-  for (const Block& block : blocks_) {
-    if (block.pairs != nullptr) mapped.push_back(block_of(block.pairs));
-  }
-  arena_of<PairBlock>().give_back_all(mapped);
-  forget_all();
-}
-
-void TilePairPool::forget_all() {
-  blocks_.clear();
-  open_.clear();
-  mapped_ = 0;
-  empty_ = 0;
-}
+void TilePairPool::release_all() { blocks_.release_all(); }
 
 uint64_t SharedTiles::hash_of(const Tile* pair) {
   // Four independent lanes, so that the multiplies overlap.

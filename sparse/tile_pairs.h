@@ -15,41 +15,17 @@
 // tiles held.
 #pragma once
 
-#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <unordered_map>
-#include <vector>
 
 #include "engine/core/tile.h"
+#include "sparse/block_pool.h"
 
 namespace gol::sparse {
 
-// Bit i set: block (or slab) i has room. The lowest such is filled first,
-// so a world's tiles pack into the low blocks and the high ones drain.
-class OpenBlocks {
- public:
-  void set(size_t index, bool open) {
-    const size_t word = index / 64;
-    if (word >= bits_.size()) bits_.resize(word + 1, 0);
-    const uint64_t bit = uint64_t{1} << (index % 64);
-    bits_[word] = open ? (bits_[word] | bit) : (bits_[word] & ~bit);
-  }
-  // The lowest open index below `count`, or `count`.
-  size_t lowest(size_t count) const {
-    for (size_t word = 0; word < bits_.size(); ++word) {
-      if (bits_[word] != 0) {
-        const size_t found = word * 64 + static_cast<size_t>(std::countr_zero(bits_[word]));
-        return found < count ? found : count;
-      }
-    }
-    return count;
-  }
-  void clear() { bits_.clear(); }
-
- private:
-  std::vector<uint64_t> bits_;
-};
+// A block of a TilePairPool's pairs (tile_pairs.cpp).
+struct PairBlock;
 
 // Pairs of tiles in blocks of kBlockPairs from a process-wide SlabArena. A
 // pair is named by its generation 0; its generation 1 lies kPairStride
@@ -59,15 +35,16 @@ class OpenBlocks {
 // beside a tile are then other tiles' same generation. (With each pair's
 // generations side by side, acorn-field's kernel time rose 15%.)
 //
-// A block's first page is its header (which block it is), so giving a
-// pair back finds its block from its address alone. Blocks emptied are
+// A block's first page is its header (its BlockRecord: which block it is
+// and which pairs are free), so giving a pair back finds its block from its
+// address alone. Blocks emptied are
 // given back to the system by release_empty_blocks().
 class TilePairPool {
  public:
   static constexpr int kBlockPairs = 256;
   static constexpr ptrdiff_t kPairStride = kBlockPairs;
 
-  TilePairPool() = default;
+  TilePairPool();
   ~TilePairPool();
   TilePairPool(const TilePairPool&) = delete;
   TilePairPool& operator=(const TilePairPool&) = delete;
@@ -89,26 +66,12 @@ class TilePairPool {
   void adopt(TilePairPool& other);
   // Gives back every block, whatever is still in use.
   void release_all();
-  size_t blocks_mapped() const { return mapped_; }
+  size_t blocks_mapped() const { return blocks_.mapped(); }
 
  private:
-  struct Block {
-    Tile* pairs = nullptr;  // null once released
-    int32_t used = 0;
-    int32_t fresh = 0;  // pairs from here on were never used and are still zero
-    int32_t free_count = 0;
-    uint8_t free_stack[kBlockPairs];
-  };
   Tile* take_slot(bool clear);
-  // The block holding `pair`, once the pair is given back.
-  Block& give_back_to_block(Tile* pair);
-  void release_block(Block& block);
-  void forget_all();
 
-  std::vector<Block> blocks_;
-  OpenBlocks open_;
-  size_t mapped_ = 0;
-  size_t empty_ = 0;
+  BlockPool<PairBlock> blocks_;
 };
 
 // Generation `parity` of the pair named by `pair`.
