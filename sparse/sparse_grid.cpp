@@ -24,6 +24,14 @@ void store_bands(BandMask& record, BandMask bands) {
   std::atomic_ref<BandMask>(record).store(bands, std::memory_order_relaxed);
 }
 
+// A tile's eight wake records from its neighbours as one word, so they are
+// tested and folded together, not byte by byte.
+uint64_t as_word(const std::array<BandMask, kDirections>& from_neighbours) {
+  uint64_t word;
+  std::memcpy(&word, from_neighbours.data(), sizeof word);
+  return word;
+}
+
 // The bands whose next generation reads a row that `change` changed: each
 // band reads its rows and the row beside each edge.
 constexpr BandMask spread_bands(uint64_t changed_rows) {
@@ -237,9 +245,7 @@ void SparseGrid::neighbourhood_at(TileCoord coord, const Tile* (&at)[3][3]) cons
 void SparseGrid::wake(int32_t slot) { from_self_[slot] = kAllBands; }
 
 bool SparseGrid::has_wake(int32_t slot) const {
-  uint64_t from_neighbours;
-  std::memcpy(&from_neighbours, from_neighbours_[slot].data(), sizeof from_neighbours);
-  return (from_neighbours | from_self_[slot]) != 0;
+  return (as_word(from_neighbours_[slot]) | from_self_[slot]) != 0;
 }
 
 void SparseGrid::share_if_asleep(int32_t slot) {
@@ -254,9 +260,8 @@ void SparseGrid::own_listed_pairs() {
 }
 
 BandMask SparseGrid::take_wake(int32_t slot) {
-  uint64_t from_neighbours;
-  std::memcpy(&from_neighbours, from_neighbours_[slot].data(), sizeof from_neighbours);
-  if ((from_neighbours | from_self_[slot]) == 0) return 0;
+  if (!has_wake(slot)) return 0;
+  uint64_t from_neighbours = as_word(from_neighbours_[slot]);
   from_neighbours |= from_neighbours >> 32;
   from_neighbours |= from_neighbours >> 16;
   from_neighbours |= from_neighbours >> 8;
