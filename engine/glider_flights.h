@@ -173,10 +173,10 @@ class GliderFlights {
     // The entry for `coord`, and whether it was just made (then only its
     // coordinate is set).
     std::pair<Work*, bool> emplace(TileCoord coord) {
-      if (Work* found = find(coord)) return {found, false};
-      if (used_ == works_.size()) works_.emplace_back();
       if (!index_) index_.emplace();
-      index_->insert(coord, static_cast<int32_t>(used_));
+      const auto [at, inserted] = index_->find_or_insert(coord, static_cast<int32_t>(used_));
+      if (!inserted) return {&works_[static_cast<size_t>(at)], false};
+      if (used_ == works_.size()) works_.emplace_back();
       Work& work = works_[used_++];
       work.coord = coord;
       return {&work, true};

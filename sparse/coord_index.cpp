@@ -52,6 +52,21 @@ void CoordIndex::insert(TileCoord coord, int32_t slot) {
   ++size_;
 }
 
+CoordIndex::FoundOrInserted CoordIndex::find_or_insert(TileCoord coord, int32_t slot) {
+  size_t i = home(coord);
+  for (; entries_[i].slot != kAbsent; i = (i + 1) & mask_) {
+    if (entries_[i].coord == coord) return {entries_[i].slot, false};
+  }
+  if (2 * (size_ + 1) > entries_.size()) {
+    // Growing moves every entry: insert() probes the new table.
+    insert(coord, slot);
+  } else {
+    entries_[i] = {coord, slot};
+    ++size_;
+  }
+  return {slot, true};
+}
+
 void CoordIndex::erase(TileCoord coord) {
   size_t hole = home(coord);
   while (!(entries_[hole].coord == coord && entries_[hole].slot != kAbsent)) {

@@ -28,6 +28,14 @@ class CoordIndex {
   int32_t find(TileCoord coord) const;
   // Stores `slot` for a coordinate that is not present yet.
   void insert(TileCoord coord, int32_t slot);
+  // The slot stored for `coord`, found, or `slot`, stored for it now
+  // (`inserted` says which), in one probe where find() then insert() take
+  // two.
+  struct FoundOrInserted {
+    int32_t slot;
+    bool inserted;
+  };
+  FoundOrInserted find_or_insert(TileCoord coord, int32_t slot);
   // Removes `coord`; it must be present.
   void erase(TileCoord coord);
   size_t size() const { return size_; }

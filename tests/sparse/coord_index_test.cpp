@@ -46,6 +46,45 @@ TEST(CoordIndex, MatchesStdMapUnderRandomInsertsAndErases) {
   EXPECT_EQ(index.size(), expected.size());
 }
 
+TEST(CoordIndex, FindOrInsertStoresANewCoordinateAndFindsItAfter) {
+  CoordIndex index;
+  const auto made = index.find_or_insert({3, -4}, 7);
+  EXPECT_TRUE(made.inserted);
+  EXPECT_EQ(made.slot, 7);
+  EXPECT_EQ(index.find({3, -4}), 7);
+  const auto again = index.find_or_insert({3, -4}, 9);
+  EXPECT_FALSE(again.inserted);
+  EXPECT_EQ(again.slot, 7);
+  EXPECT_EQ(index.find({3, -4}), 7);
+  EXPECT_EQ(index.size(), 1u);
+}
+
+TEST(CoordIndex, FindOrInsertGrowsOnlyForANewCoordinate) {
+  CoordIndex index;
+  const size_t room = index.room();
+  for (int32_t i = 0; i < static_cast<int32_t>(room); ++i) {
+    ASSERT_TRUE(index.find_or_insert({i, -i}, i).inserted);
+  }
+  // Full to its room: one found there takes none.
+  const auto found = index.find_or_insert({0, 0}, -5);
+  EXPECT_FALSE(found.inserted);
+  EXPECT_EQ(found.slot, 0);
+  EXPECT_EQ(index.room(), room);
+  const auto made = index.find_or_insert({-1, 1}, 100);
+  EXPECT_TRUE(made.inserted);
+  EXPECT_EQ(made.slot, 100);
+  EXPECT_GT(index.room(), room);
+  EXPECT_EQ(index.size(), room + 1);
+  EXPECT_EQ(index.find({-1, 1}), 100);
+  for (int32_t i = 0; i < static_cast<int32_t>(room); ++i) {
+    ASSERT_EQ(index.find({i, -i}), i);
+    const auto kept = index.find_or_insert({i, -i}, -5);
+    ASSERT_FALSE(kept.inserted);
+    ASSERT_EQ(kept.slot, i);
+  }
+  EXPECT_EQ(index.size(), room + 1);
+}
+
 TEST(CoordIndex, HandlesExtremeCoordinates) {
   CoordIndex index;
   const int64_t big = int64_t{1} << 56;
