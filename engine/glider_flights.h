@@ -174,9 +174,11 @@ class GliderFlights {
     // coordinate is set).
     std::pair<Work*, bool> emplace(TileCoord coord) {
       if (!index_) index_.emplace();
+      // Room first, so that the index never names an entry not made (were
+      // growing to throw); a found coordinate leaves it for the next.
+      if (used_ == works_.size()) works_.emplace_back();
       const auto [at, inserted] = index_->find_or_insert(coord, static_cast<int32_t>(used_));
       if (!inserted) return {&works_[static_cast<size_t>(at)], false};
-      if (used_ == works_.size()) works_.emplace_back();
       Work& work = works_[used_++];
       work.coord = coord;
       return {&work, true};
