@@ -37,8 +37,8 @@ struct PairBlock;
 //
 // A block's first page is its header (its BlockRecord: which block it is
 // and which pairs are free), so giving a pair back finds its block from its
-// address alone. Blocks emptied are
-// given back to the system by release_empty_blocks().
+// address alone. Blocks emptied are given back to the system by
+// release_empty_blocks().
 class TilePairPool {
  public:
   static constexpr int kBlockPairs = 256;
