@@ -11,6 +11,7 @@
 #include "bench/backend_runner.h"
 #include "bench/bench_options.h"
 #include "bench/child_process.h"
+#include "bench/cpu_kernel_bench.h"
 #include "bench/golly_runner.h"
 #include "bench/gpu_kernel_bench.h"
 #include "bench/gpu_scaling.h"
@@ -279,6 +280,7 @@ int run_bench_command(const BenchOptions& options) {
   if (options.run_one) return run_one(options);
   check_output_paths(options);
   if (!options.gpu_kernel_sides.empty()) return run_gpu_kernel_bench(options);
+  if (!options.cpu_kernel_sides.empty()) return run_cpu_kernel_bench(options);
   if (options.tile_pool_side > 0) return run_tile_pool_bench(options);
   if (!options.mpi_scaling.empty()) return run_mpi_scaling(options);
   if (!options.gpu_scaling.empty()) return run_gpu_scaling(options);

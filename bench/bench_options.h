@@ -34,6 +34,9 @@ struct BenchOptions {
   // --gpu-kernels: kernel-only GPU timing of dense tori of these sides
   // instead of the workloads.
   std::vector<int64_t> gpu_kernel_sides;
+  // --cpu-kernels: kernel-only timing, on one thread, of the SIMD tile step
+  // on tori of these sides instead of the workloads.
+  std::vector<int64_t> cpu_kernel_sides;
   uint64_t kernel_generations = 1024;
   // --tile-pool: the device tile pool on a torus of this side (0: off).
   int64_t tile_pool_side = 0;

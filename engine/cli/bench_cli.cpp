@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <iterator>
 #include <memory>
+#include <span>
 
 #include "bench/bench_command.h"
 #include "engine/cli/subcommands.h"
@@ -18,6 +19,10 @@ constexpr int kMaxThreads = 4096;
 constexpr int kMaxKernelGenerations = 1 << 20;
 // Torus sides --gpu-kernels all measures.
 constexpr int64_t kKernelSides[] = {4096, 8192, 16384, 32768, 65536};
+// Torus sides --cpu-kernels all measures: 64 tiles (in a core's L2) and
+// 4096 (4 MiB, beyond it).
+constexpr int64_t kCpuKernelSides[] = {512, 4096};
+constexpr int kMaxCpuKernelSide = 1 << 14;
 
 // The options as typed; lists are split and checked once parsing is done.
 struct BenchArguments {
@@ -26,6 +31,7 @@ struct BenchArguments {
   std::optional<std::string> backends;
   std::string golly = "auto";
   std::optional<std::string> gpu_kernel_sides;
+  std::optional<std::string> cpu_kernel_sides;
   std::optional<std::string> mpi_ranks;
   std::optional<std::string> gpu_counts;
 };
@@ -44,18 +50,20 @@ std::vector<std::string> split_list(const std::string& option, const std::string
   return items;
 }
 
-// "all" or a list of torus sides, each a multiple of 64 from 64 to 2^18.
-std::vector<int64_t> parse_sides(const std::string& value) {
-  if (value == "all") return {std::begin(kKernelSides), std::end(kKernelSides)};
-  const CLI::Validator side_check = whole_number(64, 1 << 18);
+// "all" (`all`) or a list of torus sides for `option`, each a multiple of
+// 64 from 64 to `largest`.
+std::vector<int64_t> parse_sides(const std::string& option, const std::string& value,
+                                 std::span<const int64_t> all, int64_t largest) {
+  if (value == "all") return {all.begin(), all.end()};
+  const CLI::Validator side_check = whole_number(64, largest);
   std::vector<int64_t> sides;
-  for (std::string item : split_list("--gpu-kernels", value)) {
+  for (std::string item : split_list(option, value)) {
     if (const std::string why = side_check(item); !why.empty()) {
-      throw UsageError("--gpu-kernels: " + why);
+      throw UsageError(option + ": " + why);
     }
     const int64_t side = std::stoll(item);
     if (side % 64 != 0) {
-      throw UsageError("--gpu-kernels: torus side " + item + " is not a multiple of 64");
+      throw UsageError(option + ": torus side " + item + " is not a multiple of 64");
     }
     sides.push_back(side);
   }
@@ -167,6 +175,12 @@ CLI::App* define_bench_options(CLI::App& gol, BenchArguments& a) {
                     "warm-up) of N x N random tori: ours (multi-step) against the public kernel of "
                     "binary-banter/fast-game-of-life, then bit-step and naive; all = "
                     "4096,8192,16384,32768,65536");
+  bench->add_option(
+      "--cpu-kernels", a.cpu_kernel_sides,
+      "SIDES|all: instead of workloads, kernel-only timing on one thread of the SIMD "
+      "tile step (whole, noting edges, noting changes, and in runs of bands) on N x N "
+      "random tori, --kernel-gens passes a run, for every instruction set of Highway "
+      "and xsimd this CPU runs; all = 512,4096");
   bench
       ->add_option("--tile-pool", o.tile_pool_side,
                    "SIDE: instead of workloads, the hybrid's device tile pool stepping a whole "
@@ -231,7 +245,13 @@ bench::BenchOptions finish(const BenchArguments& a, const std::vector<std::strin
   }
   if (a.backends) o.backends = split_list("--backends", *a.backends);
   o.golly = a.golly == "off" ? bench::GollyMode::kOff : bench::GollyMode::kAuto;
-  if (a.gpu_kernel_sides) o.gpu_kernel_sides = parse_sides(*a.gpu_kernel_sides);
+  if (a.gpu_kernel_sides) {
+    o.gpu_kernel_sides = parse_sides("--gpu-kernels", *a.gpu_kernel_sides, kKernelSides, 1 << 18);
+  }
+  if (a.cpu_kernel_sides) {
+    o.cpu_kernel_sides =
+        parse_sides("--cpu-kernels", *a.cpu_kernel_sides, kCpuKernelSides, kMaxCpuKernelSide);
+  }
   if (o.tile_pool_side % 64 != 0) {
     throw UsageError("--tile-pool: torus side " + std::to_string(o.tile_pool_side) +
                      " is not a multiple of 64");

@@ -84,6 +84,23 @@ TEST(BenchOptions, GpuKernelSides) {
   EXPECT_THROW(parse_bench_arguments({"--kernel-gens", "0"}), UsageError);
 }
 
+TEST(BenchOptions, CpuKernelSides) {
+  EXPECT_TRUE(parse_bench_arguments({}).cpu_kernel_sides.empty());
+  EXPECT_EQ(parse_bench_arguments({"--cpu-kernels", "all"}).cpu_kernel_sides,
+            (std::vector<int64_t>{512, 4096}));
+  EXPECT_EQ(parse_bench_arguments({"--cpu-kernels=64,1024"}).cpu_kernel_sides,
+            (std::vector<int64_t>{64, 1024}));
+  EXPECT_THROW(parse_bench_arguments({"--cpu-kernels", "100"}), UsageError);
+  EXPECT_THROW(parse_bench_arguments({"--cpu-kernels", "32768"}), UsageError);
+  EXPECT_THROW(parse_bench_arguments({"--cpu-kernels", ",512"}), UsageError);
+  try {
+    parse_bench_arguments({"--cpu-kernels", "96"});
+    ADD_FAILURE() << "96 is not a multiple of 64";
+  } catch (const UsageError& error) {
+    EXPECT_NE(std::string(error.what()).find("--cpu-kernels"), std::string::npos) << error.what();
+  }
+}
+
 TEST(BenchOptions, GpuScaling) {
   const bench::BenchOptions none = parse_bench_arguments({});
   EXPECT_TRUE(none.gpu_scaling.empty());
