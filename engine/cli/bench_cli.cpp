@@ -107,6 +107,25 @@ void check_mpi_scaling(const bench::BenchOptions& o) {
   }
 }
 
+// The modes that replace the workload runs write their table, and the
+// kernel benches --json too: an output file asked of a mode that does not
+// write it is refused rather than left unwritten.
+void check_outputs_written(const bench::BenchOptions& o) {
+  std::string mode;
+  if (!o.cpu_kernel_sides.empty()) mode = "--cpu-kernels";
+  if (!o.gpu_kernel_sides.empty()) mode = "--gpu-kernels";
+  const bool writes_json = !mode.empty();
+  if (o.tile_pool_side > 0) mode = "--tile-pool";
+  if (!o.mpi_scaling.empty()) mode = "--mpi-scaling";
+  if (!o.gpu_scaling.empty()) mode = "--gpu-scaling";
+  if (mode.empty()) return;
+  const std::string writes =
+      writes_json ? " writes its table and --json only" : " writes its table only";
+  if (o.csv_path) throw UsageError("--csv: " + mode + writes);
+  if (o.plot_path) throw UsageError("--plot: " + mode + writes);
+  if (o.json_path && !writes_json) throw UsageError("--json: " + mode + writes);
+}
+
 // A side of whole tiles, and a weak-scaling torus gol may allocate.
 void check_gpu_scaling(const bench::BenchOptions& o) {
   if (o.gpu_side % 64 != 0) {
@@ -260,6 +279,7 @@ bench::BenchOptions finish(const BenchArguments& a, const std::vector<std::strin
   check_mpi_scaling(o);
   if (a.gpu_counts) o.gpu_counts = parse_counts("--gpus-list", "GPU", *a.gpu_counts);
   check_gpu_scaling(o);
+  check_outputs_written(o);
   if (o.json_path == "-" && o.csv_path == "-") {
     throw UsageError("--json - and --csv - cannot both write to stdout");
   }

@@ -101,6 +101,26 @@ TEST(BenchOptions, CpuKernelSides) {
   }
 }
 
+TEST(BenchOptions, OutputsAModeDoesNotWriteAreRefused) {
+  EXPECT_NO_THROW(parse_bench_arguments({"--cpu-kernels", "512", "--json", "k.json"}));
+  EXPECT_NO_THROW(parse_bench_arguments({"--gpu-kernels", "4096", "--json", "-"}));
+  EXPECT_NO_THROW(parse_bench_arguments({"--workloads", "acorn", "--csv", "-", "--plot", "a.png"}));
+  const auto refused = [](std::vector<std::string> args, const std::string& named) {
+    try {
+      parse_bench_arguments(args);
+      ADD_FAILURE() << "accepted " << named;
+    } catch (const UsageError& error) {
+      EXPECT_NE(std::string(error.what()).find(named), std::string::npos) << error.what();
+    }
+  };
+  refused({"--cpu-kernels", "512", "--csv", "k.csv"}, "--csv: --cpu-kernels");
+  refused({"--gpu-kernels", "4096", "--plot", "k.png"}, "--plot: --gpu-kernels");
+  refused({"--tile-pool", "4096", "--json", "p.json"}, "--json: --tile-pool");
+  refused({"--mpi-scaling", "weak", "--csv", "-"}, "--csv: --mpi-scaling");
+  refused({"--gpu-scaling", "strong", "--gpu-side", "4096", "--json", "-"},
+          "--json: --gpu-scaling");
+}
+
 TEST(BenchOptions, GpuScaling) {
   const bench::BenchOptions none = parse_bench_arguments({});
   EXPECT_TRUE(none.gpu_scaling.empty());
