@@ -229,6 +229,7 @@ struct StoreAndCompareRows {
   V live = Ops::Zero();
   V band_change = Ops::Zero();     // kEachBand: the current band's
   uint64_t unchanged_rows = 0;     // bit r: row r equals what it replaced
+  uint32_t unchanged_bands = 0;    // kEachBand: bit b: band b does
   uint64_t edge_changed_rows = 0;  // bit r: row r's column 0 or 63 differs
   uint64_t first_change[kLanes] = {};
   uint64_t last_change[kLanes] = {};
@@ -250,7 +251,10 @@ struct StoreAndCompareRows {
       band_change = Ops::Or(band_change, change);
       if (block % kBlocksPerBand<Ops> == kBlocksPerBand<Ops> - 1) {
         const size_t band = block / kBlocksPerBand<Ops>;
-        if (Ops::AllZero(band_change)) unchanged_rows |= uint64_t{0xFF} << (band * kBandRows);
+        // Arithmetic, not a branch: with a test and a store a band, GCC
+        // threaded the eight tests into a table of every outcome's rows
+        // (xsimd's AVX2 copy took 1.4 times Highway's for the same code).
+        unchanged_bands |= static_cast<uint32_t>(Ops::AllZero(band_change)) << band;
         band_change = Ops::Zero();
       }
     }
@@ -269,7 +273,7 @@ struct StoreAndCompareRows {
     summary.bottom_change = last_change[kLanes - 1];
     summary.top_row = rows[0];
     summary.bottom_row = rows[kTileSize - 1];
-    summary.unchanged_rows = unchanged_rows;
+    summary.unchanged_rows = unchanged_rows | rows_of_bands(static_cast<BandMask>(unchanged_bands));
     // A column that changed nowhere is unchanged in every row; one that
     // did is taken to have changed wherever either edge column did. That
     // is exact unless both edges change, where a neighbour may wake a band
