@@ -229,7 +229,7 @@ struct StoreAndCompareRows {
   V live = Ops::Zero();
   V band_change = Ops::Zero();     // kEachBand: the current band's
   uint64_t unchanged_rows = 0;     // bit r: row r equals what it replaced
-  uint32_t unchanged_bands = 0;    // kEachBand: bit b: band b does
+  uint32_t unchanged_bands = 0;    // kEachBand: bit b: every row of band b does
   uint64_t edge_changed_rows = 0;  // bit r: row r's column 0 or 63 differs
   uint64_t first_change[kLanes] = {};
   uint64_t last_change[kLanes] = {};

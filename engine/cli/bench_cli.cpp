@@ -50,8 +50,8 @@ std::vector<std::string> split_list(const std::string& option, const std::string
   return items;
 }
 
-// "all" (`all`) or a list of torus sides for `option`, each a multiple of
-// 64 from 64 to `largest`.
+// "all" (the sides in `all`) or a list of torus sides for `option`, each a
+// multiple of 64 from 64 to `largest`.
 std::vector<int64_t> parse_sides(const std::string& option, const std::string& value,
                                  std::span<const int64_t> all, int64_t largest) {
   if (value == "all") return {all.begin(), all.end()};
