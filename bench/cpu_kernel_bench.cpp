@@ -10,6 +10,8 @@
 #include <random>
 #include <span>
 
+#include "bench/agreement.h"
+#include "bench/bench_result.h"
 #include "bench/machine_info.h"
 #include "cpu/simd/tile_step.h"
 #include "engine/core/error.h"
@@ -123,20 +125,20 @@ class KernelTorus {
     return steps_every_band(path) ? count_ * kTileBands : bands;
   }
 
-  // The current generation's cells, hashed.
+  // The current generation's cells, hashed as the bench's check hashes a
+  // world.
   uint64_t hash() const {
-    uint64_t h = 0xcbf29ce484222325u;
-    for (const Tile& tile : buffers_[parity_]) {
-      for (uint64_t row : tile.rows) h = (h ^ row) * 0x100000001b3u;
+    CellHasher hasher;
+    for (size_t i = 0; i < count_; ++i) {
+      const auto slot = static_cast<int64_t>(i);
+      hasher.add({slot % side_, slot / side_}, buffers_[parity_][i]);
     }
-    return h;
+    return hasher.value();
   }
 
  private:
   size_t index(int64_t x, int64_t y) const {
-    const int64_t wx = (x % side_ + side_) % side_;
-    const int64_t wy = (y % side_ + side_) % side_;
-    return static_cast<size_t>(wy * side_ + wx);
+    return static_cast<size_t>(wrap(y, side_) * side_ + wrap(x, side_));
   }
 
   int64_t side_;
@@ -248,13 +250,7 @@ const char* kernel_path_name(KernelPath path) {
   return "?";
 }
 
-double CpuKernelRow::median_seconds() const {
-  if (seconds.empty()) return 0;
-  std::vector<double> sorted = seconds;
-  std::sort(sorted.begin(), sorted.end());
-  const size_t middle = sorted.size() / 2;
-  return sorted.size() % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
+double CpuKernelRow::median_seconds() const { return median(seconds); }
 
 double CpuKernelRow::nanoseconds_per_tile() const {
   const auto tile_steps = static_cast<double>(side / kTileSize) *
