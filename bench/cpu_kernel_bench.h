@@ -17,6 +17,7 @@ enum class KernelPath {
   kEdges,    // step_tiles_noting_edges: every band, the edges noted (plane blocks)
   kChanges,  // step_tiles_over: every band, changes noted (a sparse tile stepped whole)
   kBands,    // step_tiles_over with band masks: runs of 1 to 8 bands (sparse tiles in part)
+  kTwice,    // step_tiles_twice: two generations a call (not the engine's), timed per generation
 };
 
 const char* kernel_path_name(KernelPath path);

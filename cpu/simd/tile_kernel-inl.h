@@ -225,6 +225,9 @@ struct StoreAndCompareRows {
   static constexpr size_t kLanes = Ops::kLanes;
   static constexpr size_t kBlocks = kTileSize / kLanes;
   uint64_t* rows;
+  // What the new rows are compared with: `rows` itself where they replace
+  // it, or another tile's (StepTileTwice: generation t+2 against t).
+  const uint64_t* before;
   V changed = Ops::Zero();
   V live = Ops::Zero();
   V band_change = Ops::Zero();     // kEachBand: the current band's
@@ -235,7 +238,7 @@ struct StoreAndCompareRows {
   uint64_t last_change[kLanes] = {};
 
   [[gnu::always_inline]] void Put(V next, size_t block) {
-    const V change = Ops::Xor(next, Ops::Load(rows + block * kLanes));
+    const V change = Ops::Xor(next, Ops::Load(before + block * kLanes));
     changed = Ops::Or(changed, change);
     live = Ops::Or(live, next);
     if (block == 0) Ops::Store(change, first_change);
@@ -394,8 +397,111 @@ template <class Ops, class Logic>
   }
 }
 
+// Rows of block `block` of the tile column `column` (0 west, 1 centre, 2
+// east), counting from the middle tile's first block: negative blocks are
+// the north tile's, kBlocks and on the south tile's.
+template <class Ops>
+[[gnu::always_inline]] inline const uint64_t* BlockRows(const NeighbourRows& rows, int column,
+                                                        ptrdiff_t block) {
+  constexpr ptrdiff_t kLanes = Ops::kLanes;
+  constexpr ptrdiff_t kBlocks = kTileSize / kLanes;
+  if (block < 0) return rows.north[column] + (kBlocks + block) * kLanes;
+  if (block >= kBlocks) return rows.south[column] + (block - kBlocks) * kLanes;
+  return rows.middle[column] + block * kLanes;
+}
+
+// A row block's horizontal sums, and those of its side columns packed into
+// one word a row: columns -2..1 in bits 0-3 and 62..65 in bits 8-11. The
+// packed word steps with the same logic (nothing comes in from its sides,
+// and the gaps keep the two groups apart), which leaves generation t+1 of
+// columns -1 and 0 in bits 1-2 and of columns 63 and 64 in bits 9-10 exact.
+template <class V>
+struct SidedSums {
+  RowSums<V> centre;
+  RowSums<V> sides;
+};
+
+template <class Ops>
+[[gnu::always_inline]] inline SidedSums<typename Ops::V> SumSidedBlock(const NeighbourRows& rows,
+                                                                       ptrdiff_t block) {
+  using V = typename Ops::V;
+  const V west = Ops::Load(BlockRows<Ops>(rows, 0, block));
+  const V centre = Ops::Load(BlockRows<Ops>(rows, 1, block));
+  const V east = Ops::Load(BlockRows<Ops>(rows, 2, block));
+  const V low = Ops::Or(Ops::template ShiftRight<62>(west),
+                        Ops::template ShiftRight<60>(Ops::template ShiftLeft<62>(centre)));
+  const V high = Ops::Or(Ops::template ShiftLeft<8>(Ops::template ShiftRight<62>(centre)),
+                         Ops::template ShiftRight<52>(Ops::template ShiftLeft<62>(east)));
+  return {SumRows<Ops>(centre, west, east),
+          SumRows<Ops>(Ops::Or(low, high), Ops::Zero(), Ops::Zero())};
+}
+
+// Two generations of the middle tile from the nine at t (lifelib's way of
+// stepping a sparse tile): generation t+1 of rows -kLanes..63+kLanes (a
+// block of the north and of the south tile besides the tile's own), with
+// their columns -1 and 64 from the packed side words, then t+2 of the tile
+// from those. Generation t+1 of the tile itself goes to `middle`, t+2 to
+// `after`. The engine does not call it: it costs about twice a single
+// step's time per generation, more than halving the bookkeeping saves
+// (`gol bench --cpu-kernels`, bench/RESULTS.md).
+template <class Ops, class Logic, class MiddleSink, class AfterSink>
+[[gnu::always_inline]] inline void StepTileTwice(const TileNeighbourhood& tiles, const Logic& logic,
+                                                 MiddleSink& middle, AfterSink& after) {
+  using V = typename Ops::V;
+  constexpr ptrdiff_t kBlocks = kTileSize / Ops::kLanes;
+  const NeighbourRows rows(tiles);
+  // Generation t+1 of blocks -1 .. kBlocks, and of their side columns
+  // (column -1 as a west tile's bit 63, column 64 as an east tile's bit 0),
+  // kept for the second step: two passes keep fewer vectors live than one
+  // (AVX-512's 32 registers spilled).
+  V centres[kBlocks + 2];
+  V wests[kBlocks + 2];
+  V easts[kBlocks + 2];
+  SidedSums<V> previous = SumSidedBlock<Ops>(rows, -2);
+  SidedSums<V> current = SumSidedBlock<Ops>(rows, -1);
+#pragma GCC unroll 64
+  for (ptrdiff_t block = -1; block <= kBlocks; ++block) {
+    const SidedSums<V> next = SumSidedBlock<Ops>(rows, block + 1);
+    const V centre = NextBlock<Ops>(logic, previous.centre, current.centre, next.centre);
+    const V sides = NextBlock<Ops>(logic, previous.sides, current.sides, next.sides);
+    if (block >= 0 && block < kBlocks) middle.Put(centre, static_cast<size_t>(block));
+    centres[block + 1] = centre;
+    wests[block + 1] = Ops::template ShiftLeft<62>(sides);
+    easts[block + 1] = Ops::template ShiftRight<10>(sides);
+    previous = current;
+    current = next;
+  }
+  RowSums<V> above = SumRows<Ops>(centres[0], wests[0], easts[0]);
+  RowSums<V> here = SumRows<Ops>(centres[1], wests[1], easts[1]);
+#pragma GCC unroll 64
+  for (ptrdiff_t block = 0; block < kBlocks; ++block) {
+    const RowSums<V> below = SumRows<Ops>(centres[block + 2], wests[block + 2], easts[block + 2]);
+    after.Put(NextBlock<Ops>(logic, above, here, below), static_cast<size_t>(block));
+    above = here;
+    here = below;
+  }
+}
+
+template <class Ops, class Logic>
+void StepTilesTwiceWith(const TileBatch& batch, const Logic& logic) {
+  for (size_t i = 0; i < batch.count; ++i) {
+    uint64_t* const rows = batch.targets[i]->rows.data();
+    StoreAndCompareRows<Ops, RowNotes::kEachBand> middle{rows, rows};
+    uint64_t* const after_rows = batch.after[i].rows.data();
+    StoreAndCompareRows<Ops, RowNotes::kEachRow> after{after_rows,
+                                                       batch.in[i].at[1][1]->rows.data()};
+    StepTileTwice<Ops>(batch.in[i], logic, middle, after);
+    batch.changes[i] = middle.Summary();
+    batch.after_changes[i] = after.Summary();
+  }
+}
+
 template <class Ops, class Logic>
 void StepTilesWith(const TileBatch& batch, const Logic& logic) {
+  if (batch.after != nullptr) {
+    StepTilesTwiceWith<Ops>(batch, logic);
+    return;
+  }
   // One loop per kind of batch, so the sparse world's (compared, by band)
   // tests nothing else per tile.
   if (batch.edges != nullptr) {
@@ -418,11 +524,11 @@ void StepTilesWith(const TileBatch& batch, const Logic& logic) {
     uint64_t* const rows = batch.targets[i]->rows.data();
     const BandMask bands = batch.bands == nullptr ? kAllBands : batch.bands[i];
     if (bands == kAllBands) {
-      StoreAndCompareRows<Ops, RowNotes::kEachBand> sink{rows};
+      StoreAndCompareRows<Ops, RowNotes::kEachBand> sink{rows, rows};
       StepTile<Ops>(batch.in[i], logic, sink);
       batch.changes[i] = sink.Summary();
     } else {
-      StoreAndCompareRows<Ops, RowNotes::kEachRow> sink{rows};
+      StoreAndCompareRows<Ops, RowNotes::kEachRow> sink{rows, rows};
       StepTileBands<Ops>(batch.in[i], logic, sink, bands);
       batch.changes[i] = sink.Summary();
     }

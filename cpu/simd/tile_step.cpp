@@ -41,6 +41,13 @@ void step_tiles_noting_edges(const TileNeighbourhood* in, Tile* const* targets, 
   step_batch({in, count, nullptr, targets, nullptr, nullptr, edges}, rule, library);
 }
 
+void step_tiles_twice(const TileNeighbourhood* in, Tile* const* targets, TileChange* changes,
+                      Tile* after, TileChange* after_changes, size_t count, const Rule& rule,
+                      SimdLibrary library) {
+  step_batch({in, count, nullptr, targets, changes, nullptr, nullptr, after, after_changes}, rule,
+             library);
+}
+
 std::string simd_target_name(SimdLibrary library) {
   return library == SimdLibrary::kXsimd ? xsimd_target_name() : highway_target_name();
 }
@@ -69,6 +76,15 @@ void step_tiles_noting_edges_on_target(const TileNeighbourhood* in, Tile* const*
                                        size_t target_index, SimdLibrary library) {
   step_batch_on_target({in, count, nullptr, targets, nullptr, nullptr, edges}, rule, target_index,
                        library);
+}
+
+void step_tiles_twice_on_target(const TileNeighbourhood* in, Tile* const* targets,
+                                TileChange* changes, Tile* after, TileChange* after_changes,
+                                size_t count, const Rule& rule, size_t target_index,
+                                SimdLibrary library) {
+  step_batch_on_target(
+      {in, count, nullptr, targets, changes, nullptr, nullptr, after, after_changes}, rule,
+      target_index, library);
 }
 
 }  // namespace gol::cpu

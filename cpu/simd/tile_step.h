@@ -56,6 +56,19 @@ void step_tiles_over(const TileNeighbourhood* in, Tile* const* targets, TileChan
 void step_tiles_noting_edges(const TileNeighbourhood* in, Tile* const* targets, TileEdges* edges,
                              size_t count, const Rule& rule, SimdLibrary library);
 
+// Two generations of each tile at once, from in[i] at generation t alone:
+// t+1 written over *targets[i] (its t-1) with changes[i] noting how it
+// differs from that, and t+2 into after[i] with after_changes[i] noting how
+// it differs from t (in[i].at[1][1]). Every band is stepped. No target or
+// after[i] may alias an input tile or each other. The alternative to a
+// generation at a time that `gol bench --cpu-kernels` times: a sparse
+// world's planning and committing would run once for two generations, but
+// the step costs about twice as much a generation (bench/RESULTS.md), so
+// the engine steps one at a time.
+void step_tiles_twice(const TileNeighbourhood* in, Tile* const* targets, TileChange* changes,
+                      Tile* after, TileChange* after_changes, size_t count, const Rule& rule,
+                      SimdLibrary library);
+
 // The instruction set the Highway kernel dispatches to on this machine
 // ("AVX3", "AVX2", "SSE4", "SCALAR", ...), or xsimd's architecture name.
 std::string simd_target_name(SimdLibrary library);
@@ -76,6 +89,12 @@ void step_tiles_over_on_target(const TileNeighbourhood* in, Tile* const* targets
                                TileChange* changes, size_t count, const Rule& rule,
                                const BandMask* bands, size_t target_index,
                                SimdLibrary library = SimdLibrary::kHighway);
+
+// step_tiles_twice with the kernel of simd_targets_supported(library)[target_index].
+void step_tiles_twice_on_target(const TileNeighbourhood* in, Tile* const* targets,
+                                TileChange* changes, Tile* after, TileChange* after_changes,
+                                size_t count, const Rule& rule, size_t target_index,
+                                SimdLibrary library = SimdLibrary::kHighway);
 
 // step_tiles_noting_edges with the kernel of simd_targets_supported(library)[target_index].
 void step_tiles_noting_edges_on_target(const TileNeighbourhood* in, Tile* const* targets,

@@ -22,6 +22,9 @@ struct TileBatch {
   TileChange* changes;
   const BandMask* bands = nullptr;
   TileEdges* edges = nullptr;  // with `targets` and no `changes`: see step_tiles_noting_edges
+  // With `targets` and `changes`: two generations (see step_tiles_twice).
+  Tile* after = nullptr;
+  TileChange* after_changes = nullptr;
 };
 
 // Columns 0 and 63, the ones a tile's west and east neighbours read.

@@ -24,7 +24,7 @@ TEST(CpuKernelBench, TimesEveryPathOnEveryTargetAndTheWholeStepsAgree) {
   const std::vector<CpuKernelRow> rows = time_cpu_kernels({128, 192}, tiny_run());
   const size_t targets = cpu::simd_targets_supported(cpu::SimdLibrary::kHighway).size() +
                          cpu::simd_targets_supported(cpu::SimdLibrary::kXsimd).size();
-  ASSERT_EQ(rows.size(), 2 * targets * 4);
+  ASSERT_EQ(rows.size(), 2 * targets * 5);
   std::set<uint64_t> whole_hashes[2];
   for (const CpuKernelRow& row : rows) {
     SCOPED_TRACE(row.library + " " + row.target + " " + kernel_path_name(row.path));
@@ -73,7 +73,7 @@ TEST(CpuKernelBench, PrintsTheTable) {
   EXPECT_EQ(run_cpu_kernel_bench(options), 0);
   const std::string out = testing::internal::GetCapturedStdout();
   EXPECT_NE(out.find("CPU kernel timing on"), std::string::npos);
-  for (const char* path : {"whole", "edges", "changes", "bands"}) {
+  for (const char* path : {"whole", "edges", "changes", "bands", "twice"}) {
     EXPECT_NE(out.find(path), std::string::npos) << path;
   }
   EXPECT_EQ(out.find("CELLS DIFFER"), std::string::npos);

@@ -405,6 +405,103 @@ TEST(SimdStepTilesNotingEdges, WritesOverTargetsAndNotesTheirEdges) {
   }
 }
 
+// A 5x5 block of tiles: the centre's 3x3 neighbourhood and the ring the
+// neighbours of that need for their own next generation.
+struct FiveByFive {
+  std::array<std::array<Tile, 5>, 5> at{};
+
+  TileNeighbourhood around(int row, int column) const {
+    TileNeighbourhood view{};
+    for (int dy = -1; dy <= 1; ++dy) {
+      for (int dx = -1; dx <= 1; ++dx) view.at[dy + 1][dx + 1] = &at[row + dy][column + dx];
+    }
+    return view;
+  }
+};
+
+// step_tiles_twice on every kernel: t+1 over the target (noted against what
+// it held), t+2 into the second output (noted against t), equal to two
+// steps of the reference, the second from the first's nine tiles.
+TEST(SimdStepTilesTwice, MatchesTwoReferenceStepsAndNotesBothChanges) {
+  std::mt19937_64 random(30);
+  std::vector<FiveByFive> worlds;
+  for (double density : {0.02, 0.1, 0.3, 0.5, 0.9}) {
+    FiveByFive world;
+    for (auto& row : world.at) {
+      for (Tile& tile : row) tile = random_tile(random, density);
+    }
+    worlds.push_back(world);
+  }
+  // A lone cell by each edge and corner of the centre, its neighbours empty,
+  // and one two cells outside each: what a sparse world's tiles see.
+  for (const auto& [x, y] :
+       {std::pair{64, 64}, std::pair{127, 64}, std::pair{64, 127}, std::pair{127, 127},
+        std::pair{62, 90}, std::pair{129, 90}, std::pair{90, 62}, std::pair{90, 129}}) {
+    FiveByFive world;
+    for (int dx = -1; dx <= 1; ++dx)
+      world.at[(y + 64) / 64][(x + dx + 64) / 64].set((x + dx + 64) % 64, (y + 64) % 64, true);
+    for (int dy = -1; dy <= 1; ++dy)
+      world.at[(y + dy + 64) / 64][(x + 64) / 64].set((x + 64) % 64, (y + dy + 64) % 64, true);
+    worlds.push_back(world);
+  }
+  const char* const rules[] = {"B3/S23", "B36/S23", "B2/S", "B1357/S1357", "B3678/S0348"};
+  std::vector<std::function<void(const TileNeighbourhood*, Tile* const*, TileChange*, Tile*,
+                                 TileChange*, size_t, const Rule&)>>
+      kernels;
+  std::vector<std::string> names;
+  for (SimdLibrary library : {SimdLibrary::kHighway, SimdLibrary::kXsimd}) {
+    const std::vector<std::string> supported = simd_targets_supported(library);
+    for (size_t index = 0; index < supported.size(); ++index) {
+      names.push_back(supported[index]);
+      kernels.push_back(
+          [index, library](const TileNeighbourhood* in, Tile* const* targets, TileChange* changes,
+                           Tile* after, TileChange* after_changes, size_t count, const Rule& rule) {
+            step_tiles_twice_on_target(in, targets, changes, after, after_changes, count, rule,
+                                       index, library);
+          });
+    }
+    names.push_back("dispatched");
+    kernels.push_back([library](const TileNeighbourhood* in, Tile* const* targets,
+                                TileChange* changes, Tile* after, TileChange* after_changes,
+                                size_t count, const Rule& rule) {
+      step_tiles_twice(in, targets, changes, after, after_changes, count, rule, library);
+    });
+  }
+  for (const char* text : rules) {
+    const Rule rule = rule_of(text);
+    std::vector<TileNeighbourhood> views;
+    std::vector<Tile> older, first, second;
+    for (const FiveByFive& world : worlds) {
+      views.push_back(world.around(2, 2));
+      FiveByFive next;
+      for (int row = 1; row <= 3; ++row) {
+        for (int column = 1; column <= 3; ++column) {
+          next.at[row][column] = reference_step(world.around(row, column), rule);
+        }
+      }
+      first.push_back(next.at[2][2]);
+      second.push_back(reference_step(next.around(2, 2), rule));
+      older.push_back(random() % 2 == 0 ? random_tile(random, 0.2) : first.back());
+    }
+    for (size_t kernel = 0; kernel < kernels.size(); ++kernel) {
+      std::vector<Tile> targets = older;
+      const std::vector<Tile*> target_pointers = addresses_of(targets);
+      std::vector<Tile> after(worlds.size());
+      std::vector<TileChange> changes(worlds.size()), after_changes(worlds.size());
+      kernels[kernel](views.data(), target_pointers.data(), changes.data(), after.data(),
+                      after_changes.data(), views.size(), rule);
+      for (size_t i = 0; i < worlds.size(); ++i) {
+        const std::string what = names[kernel] + ", case " + std::to_string(i) + ", rule " + text;
+        ASSERT_EQ(targets[i], first[i]) << what;
+        ASSERT_EQ(after[i], second[i]) << what;
+        expect_change(changes[i], expected_change(older[i], first[i], Notes::kEachBand), what);
+        expect_change(after_changes[i],
+                      expected_change(*views[i].at[1][1], second[i], Notes::kEachRow), what);
+      }
+    }
+  }
+}
+
 TEST(SimdTargets, DispatchedTargetIsTheBestSupported) {
   const std::vector<std::string> targets = simd_targets_supported(SimdLibrary::kXsimd);
   ASSERT_FALSE(targets.empty());
