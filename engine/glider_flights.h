@@ -161,13 +161,19 @@ class GliderFlights {
   // next (fresh pages cost about 5 us each on the dev host), found by
   // coordinate.
   class WorkArea {
+    // The index's reading of an entry's coordinate (defined before the
+    // members that use it, which need its type).
+    auto coords() const {
+      return [this](int32_t at) { return works_[static_cast<size_t>(at)].coord; };
+    }
+
    public:
     void clear() {
       used_ = 0;
       if (index_) index_->empty_keeping_room();
     }
     Work* find(TileCoord coord) {
-      const int32_t at = index_ ? index_->find(coord) : sparse::CoordIndex::kAbsent;
+      const int32_t at = index_ ? index_->find(coord, coords()) : sparse::CoordIndex::kAbsent;
       return at == sparse::CoordIndex::kAbsent ? nullptr : &works_[static_cast<size_t>(at)];
     }
     // The entry for `coord`, and whether it was just made (then only its
@@ -177,7 +183,8 @@ class GliderFlights {
       // Room first, so that the index never names an entry not made (were
       // growing to throw); a found coordinate leaves it for the next.
       if (used_ == works_.size()) works_.emplace_back();
-      const auto [at, inserted] = index_->find_or_insert(coord, static_cast<int32_t>(used_));
+      const auto [at, inserted] =
+          index_->find_or_insert(coord, static_cast<int32_t>(used_), coords());
       if (!inserted) return {&works_[static_cast<size_t>(at)], false};
       Work& work = works_[used_++];
       work.coord = coord;

@@ -79,7 +79,7 @@ void TileMap::reserve(size_t slots) {
   index_.reserve(slots);
 }
 
-int32_t TileMap::find(TileCoord coord) const { return index_.find(coord); }
+int32_t TileMap::find(TileCoord coord) const { return index_.find(coord, coords()); }
 
 bool TileMap::in_use(int32_t slot) const {
   const size_t slab_index = static_cast<size_t>(slot) >> kSlabBits;
@@ -167,7 +167,7 @@ void TileMap::free(int32_t slot) {
         &std::as_const(*this).tile(0, kEmptySlot);
     there.absent[local(other)] |= static_cast<uint8_t>(1u << opposite(direction));
   }
-  index_.erase(home.coords[at]);
+  index_.erase(home.coords[at], coords());
   // Swap-remove from the held list.
   const int32_t position = home.held_position[at];
   const int32_t last = held_.back();

@@ -231,6 +231,10 @@ class TileMap {
   };
 
   static int32_t local(int32_t slot) { return slot & (kSlabSlots - 1); }
+  // The index's reading of a held slot's coordinate.
+  auto coords() const {
+    return [this](int32_t slot) { return coord(slot); };
+  }
   Slab& slab(int32_t slot) const { return *slabs_.block(static_cast<size_t>(slot) >> kSlabBits); }
   TileCoord neighbour_coord(TileCoord coord, int direction) const;
   // The held tile in `direction` from the tile to be made at `coord`, or

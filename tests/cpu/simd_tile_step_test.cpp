@@ -432,8 +432,9 @@ TEST(SimdStepTilesTwice, MatchesTwoReferenceStepsAndNotesBothChanges) {
     }
     worlds.push_back(world);
   }
-  // A lone cell by each edge and corner of the centre, its neighbours empty,
-  // and one two cells outside each: what a sparse world's tiles see.
+  // A five-cell cross on each corner cell of the centre tile, and two cells
+  // beyond the middle of each edge, the other tiles empty: what a sparse
+  // world's tiles see at a front.
   for (const auto& [x, y] :
        {std::pair{64, 64}, std::pair{127, 64}, std::pair{64, 127}, std::pair{127, 127},
         std::pair{62, 90}, std::pair{129, 90}, std::pair{90, 62}, std::pair{90, 129}}) {
