@@ -14,6 +14,7 @@
 
 #include <cstdint>
 
+#include "engine/core/error.h"
 #include "engine/core/tile.h"
 #include "sparse/populated_allocator.h"
 
@@ -116,6 +117,7 @@ CoordIndex::FoundOrInserted CoordIndex::find_or_insert(TileCoord coord, int32_t 
 template <class CoordOf>
 void CoordIndex::erase(TileCoord coord, CoordOf coord_of) {
   size_t hole = probe(coord, tag_of(coord), coord_of);
+  GOL_DCHECK(entries_[hole] != 0);
   // Backward shift: move later members of the probe run into the hole when
   // their home position does not lie cyclically in (hole, i].
   for (size_t i = (hole + 1) & mask(); entries_[i] != 0; i = (i + 1) & mask()) {
