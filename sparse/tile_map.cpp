@@ -231,6 +231,7 @@ int32_t TileMap::adopt(TileMap& other) {
   for (const int32_t theirs : other.held_) {
     const int32_t slot = theirs + offset;
     held_.push_back(slot);
+    GOL_DCHECK(find(coord(slot)) == kAbsent);
     index_.insert(coord(slot), slot);
   }
   // Only a tile facing a coordinate absent over there can border one here.
