@@ -188,22 +188,24 @@ struct TorusBlocks::Sweep {
     // The last two generations are what the grid keeps: noted, and the
     // last committed, as a generation at a time would.
     const bool noted = level + 1 >= depth;
-    const int64_t around[3] = {wrap(torus_row - 1, rows), torus_row, wrap(torus_row + 1, rows)};
-    std::array<cpu::TileNeighbourhood, cpu::kBatchTiles> in;
-    std::array<Tile*, cpu::kBatchTiles> targets;
+    const auto row_of = [&](int64_t row) {
+      return &tiles[read][place(wrap(row, rows), -1, columns)];
+    };
+    const Tile* const* north = row_of(torus_row - 1);
+    const Tile* const* middle = row_of(torus_row);
+    const Tile* const* south = row_of(torus_row + 1);
+    Tile* const* const written = &tiles[write][place(torus_row, 0, columns)];
+    // The kernel reads each tile's neighbours from the three rows' lists:
+    // building nine pointers a tile for it took about 8% of the 8192^2
+    // torus's time. A row goes in one call, or in batches whose changes are
+    // committed while in cache.
     std::array<TileChange, cpu::kBatchTiles> changes;
-    for (int64_t first = 0; first < columns; first += static_cast<int64_t>(cpu::kBatchTiles)) {
-      const auto count = static_cast<size_t>(std::min<int64_t>(cpu::kBatchTiles, columns - first));
-      for (size_t i = 0; i < count; ++i) {
-        const int64_t column = first + static_cast<int64_t>(i);
-        for (int dy = 0; dy < 3; ++dy) {
-          const Tile* const* beside = &tiles[read][place(around[dy], column - 1, columns)];
-          for (int dx = 0; dx < 3; ++dx) in[i].at[dy][dx] = beside[dx];
-        }
-        targets[i] = tiles[write][place(torus_row, column, columns)];
-      }
-      cpu::step_tiles_over(in.data(), targets.data(), noted ? changes.data() : nullptr, count, rule,
-                           library);
+    const int64_t batch = noted ? static_cast<int64_t>(cpu::kBatchTiles) : columns;
+    for (int64_t first = 0; first < columns; first += batch) {
+      const auto count = static_cast<size_t>(std::min(batch, columns - first));
+      const cpu::TileRowRun run{north + first, middle + first, south + first};
+      cpu::step_tile_row_over(run, written + first, noted ? changes.data() : nullptr, count, rule,
+                              library);
       if (!noted) continue;
       const auto index = static_cast<size_t>(torus_row * columns + first);
       if (level == depth) {
@@ -215,9 +217,11 @@ struct TorusBlocks::Sweep {
   }
 };
 
-void TorusBlocks::step(sparse::SparseGrid& grid, const Rule& rule, uint64_t depth,
-                       cpu::ParallelTileStepper& workers) {
-  GOL_CHECK(depth >= 2 && grid.suits_blocks());
+void TorusBlocks::list_tiles(sparse::SparseGrid& grid) {
+  // A torus's tiles keep their buffers from one block to the next, and
+  // listing them anew each block took 1.3-1.8 ms of the 8192^2 torus's
+  // 50 ms over 200 generations (bench/RESULTS.md).
+  if (grid.map().pairs_version() == listed_version_) return;
   const int64_t columns = grid.map().tiles_x();
   const int64_t rows = grid.map().tiles_y();
   const std::span<const int32_t> slots = grid.torus_slots();
@@ -230,6 +234,16 @@ void TorusBlocks::step(sparse::SparseGrid& grid, const Rule& rule, uint64_t dept
       }
     }
   }
+  listed_version_ = grid.map().pairs_version();
+}
+
+void TorusBlocks::step(sparse::SparseGrid& grid, const Rule& rule, uint64_t depth,
+                       cpu::ParallelTileStepper& workers) {
+  GOL_CHECK(depth >= 2 && grid.suits_blocks());
+  const int64_t columns = grid.map().tiles_x();
+  const int64_t rows = grid.map().tiles_y();
+  const std::span<const int32_t> slots = grid.torus_slots();
+  list_tiles(grid);
   const auto count = static_cast<size_t>(strip_count(rows, workers.threads()));
   strips_.clear();
   for (size_t s = 0; s < count; ++s) {

@@ -76,9 +76,14 @@ class TorusBlocks {
   struct Strip;
   struct Sweep;
 
+  // Lists every tile's buffers in tiles_, unless they are listed already.
+  void list_tiles(sparse::SparseGrid& grid);
+
   // Every tile's buffers, by parity, then torus row and column, each row
-  // from column -1 to the width (torus_blocks.cpp's place()).
+  // from column -1 to the width (torus_blocks.cpp's place()), as they were
+  // at the tile map's pairs_version() `listed_version_` (0: never).
   std::vector<Tile*> tiles_[2];
+  uint64_t listed_version_ = 0;
   std::vector<std::unique_ptr<Strip>> strips_;
 };
 

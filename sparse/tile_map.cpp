@@ -2,6 +2,7 @@
 #include "sparse/tile_map.h"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <utility>
 
@@ -11,6 +12,9 @@
 namespace gol::sparse {
 
 namespace {
+
+// Versions for every map in the process, so that no two share one.
+std::atomic<uint64_t> last_pairs_version{0};
 
 bool within_plane_range(TileCoord coord) {
   return coord.tx >= -kMaxTileCoordinate && coord.tx < kMaxTileCoordinate &&
@@ -25,7 +29,13 @@ uint8_t border_occupancy(const Tile& tile) {
   return border_bits(tile.rows[0], tile.rows[kTileSize - 1], columns);
 }
 
+TileMap::TileMap() { note_pairs_moved(); }
+
 TileMap::~TileMap() { release_all(); }
+
+void TileMap::note_pairs_moved() {
+  pairs_version_ = last_pairs_version.fetch_add(1, std::memory_order_relaxed) + 1;
+}
 
 TileMap::TileMap(TileMap&& other) noexcept { *this = std::move(other); }
 
@@ -42,6 +52,7 @@ TileMap& TileMap::operator=(TileMap&& other) noexcept {
   shared_ = std::move(other.shared_);
   shared_slots_ = other.shared_slots_;
   other.forget_all();
+  note_pairs_moved();
   return *this;
 }
 
@@ -102,6 +113,7 @@ int32_t TileMap::allocate_slot(TileCoord coord) {
   }
   slab.coords[at] = coord;
   slab.pairs[at] = {pool_.take(), false};
+  note_pairs_moved();
   return static_cast<int32_t>(taken.index * kSlabSlots) + at;
 }
 
@@ -244,6 +256,7 @@ int32_t TileMap::adopt(TileMap& other) {
     }
   }
   other.forget_all();
+  note_pairs_moved();
   return offset;
 }
 
@@ -251,6 +264,7 @@ void TileMap::forget_all() {
   held_.clear();
   index_.clear();
   shared_slots_ = 0;
+  note_pairs_moved();
 }
 
 void TileMap::release_pair(int32_t slot, bool draining) {
@@ -268,6 +282,7 @@ void TileMap::release_pair(int32_t slot, bool draining) {
     }
   }
   pair = {};
+  note_pairs_moved();
 }
 
 void TileMap::relink_pair(int32_t slot) {
@@ -286,6 +301,7 @@ void TileMap::share(int32_t slot) {
   if (pair.shared()) return;
   pair = {shared_.share(pair.own(), pool_), true};
   ++shared_slots_;
+  note_pairs_moved();
   relink_pair(slot);
 }
 
@@ -299,6 +315,7 @@ void TileMap::unshare(int32_t slot) {
   }
   pair = {own, false};
   --shared_slots_;
+  note_pairs_moved();
   relink_pair(slot);
 }
 

@@ -78,7 +78,7 @@ class TileMap {
     uint8_t nonempty = 0;  // any live cell
   };
 
-  TileMap() = default;
+  TileMap();
   ~TileMap();
   TileMap(const TileMap&) = delete;
   TileMap& operator=(const TileMap&) = delete;
@@ -180,6 +180,11 @@ class TileMap {
   size_t slabs_mapped() const { return slabs_.mapped(); }
   // Blocks of tile pairs mapped now (each TilePairPool::kBlockPairs).
   size_t pair_blocks_mapped() const { return pool_.blocks_mapped(); }
+  // Changes whenever a slot's pair may have moved (a tile made, freed,
+  // shared or unshared, maps moved or merged), and is never the same for
+  // two maps: a caller that keeps the tiles' addresses (TorusBlocks) reads
+  // them again only when it changes.
+  uint64_t pairs_version() const { return pairs_version_; }
 
   // Points the plane tile in `slot` at the shared pair holding its bits, and
   // gives its own pair back. Until unshare(), the tile must not be written
@@ -247,6 +252,7 @@ class TileMap {
   // Points the neighbours' links at the slot's pair, after it moved.
   void relink_pair(int32_t slot);
   void release_all();
+  void note_pairs_moved();
   // Links `slot` and the tile in `direction` from it both ways.
   void link(int32_t slot, int direction, int32_t other);
   // Forgets every tile, its slab already given back or taken over (by a
@@ -262,6 +268,7 @@ class TileMap {
   TilePairPool pool_;
   SharedTiles shared_;
   size_t shared_slots_ = 0;
+  uint64_t pairs_version_ = 0;
 };
 
 template <class Visit>

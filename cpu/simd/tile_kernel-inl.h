@@ -303,6 +303,14 @@ struct NeighbourRows {
                tiles.at[1][2]->rows.data()},
         south{tiles.at[2][0]->rows.data(), tiles.at[2][1]->rows.data(),
               tiles.at[2][2]->rows.data()} {}
+  // Tile i of a row run.
+  NeighbourRows(const TileRowRun& run, size_t i)
+      : north{run.north[i]->rows.data(), run.north[i + 1]->rows.data(),
+              run.north[i + 2]->rows.data()},
+        middle{run.middle[i]->rows.data(), run.middle[i + 1]->rows.data(),
+               run.middle[i + 2]->rows.data()},
+        south{run.south[i]->rows.data(), run.south[i + 1]->rows.data(),
+              run.south[i + 2]->rows.data()} {}
 };
 
 // Horizontal sums of the middle tile's row block `block`; block -1 is the
@@ -341,12 +349,11 @@ template <class Ops, class Logic, class V>
 // The whole tile, fully unrolled so the sums stay in registers from one
 // block to the next.
 template <class Ops, class Logic, class Sink>
-[[gnu::always_inline]] inline void StepTile(const TileNeighbourhood& tiles, const Logic& logic,
+[[gnu::always_inline]] inline void StepTile(const NeighbourRows& rows, const Logic& logic,
                                             Sink& sink) {
   using V = typename Ops::V;
   constexpr ptrdiff_t kBlocks = kTileSize / Ops::kLanes;
   static_assert(kTileSize % Ops::kLanes == 0, "row blocks must tile the 64 rows");
-  const NeighbourRows rows(tiles);
   RowSums<V> previous = SumBlock<Ops>(rows, -1);
   RowSums<V> current = SumBlock<Ops>(rows, 0);
 #pragma GCC unroll 64
@@ -363,13 +370,12 @@ template <class Ops, class Logic, class Sink>
 // like StepTile, so every row index is a constant; a band following a
 // skipped one first sums the block above it.
 template <class Ops, class Logic>
-[[gnu::always_inline]] inline void StepTileBands(const TileNeighbourhood& tiles, const Logic& logic,
+[[gnu::always_inline]] inline void StepTileBands(const NeighbourRows& rows, const Logic& logic,
                                                  StoreAndCompareRows<Ops, RowNotes::kEachRow>& sink,
                                                  BandMask bands) {
   using V = typename Ops::V;
   constexpr ptrdiff_t kPerBand = kBlocksPerBand<Ops>;
   static_assert(kBandRows % Ops::kLanes == 0, "row blocks must tile a band");
-  const NeighbourRows rows(tiles);
   RowSums<V> previous{};
   RowSums<V> current{};
   sink.unchanged_rows = rows_of_bands(static_cast<BandMask>(~bands));
@@ -496,10 +502,34 @@ void StepTilesTwiceWith(const TileBatch& batch, const Logic& logic) {
   }
 }
 
+// A row run's plain and compared steps: one loop each, as the sparse
+// world's below.
+template <class Ops, class Logic>
+void StepTileRowWith(const TileBatch& batch, const Logic& logic) {
+  const TileRowRun& run = *batch.row_run;
+  if (batch.changes == nullptr) {
+    for (size_t i = 0; i < batch.count; ++i) {
+      StoreRows<Ops> sink{batch.targets[i]->rows.data()};
+      StepTile<Ops>(NeighbourRows(run, i), logic, sink);
+    }
+    return;
+  }
+  for (size_t i = 0; i < batch.count; ++i) {
+    uint64_t* const rows = batch.targets[i]->rows.data();
+    StoreAndCompareRows<Ops, RowNotes::kEachBand> sink{rows, rows};
+    StepTile<Ops>(NeighbourRows(run, i), logic, sink);
+    batch.changes[i] = sink.Summary();
+  }
+}
+
 template <class Ops, class Logic>
 void StepTilesWith(const TileBatch& batch, const Logic& logic) {
   if (batch.after != nullptr) {
     StepTilesTwiceWith<Ops>(batch, logic);
+    return;
+  }
+  if (batch.row_run != nullptr) {
+    StepTileRowWith<Ops>(batch, logic);
     return;
   }
   // One loop per kind of batch, so the sparse world's (compared, by band)
@@ -507,7 +537,7 @@ void StepTilesWith(const TileBatch& batch, const Logic& logic) {
   if (batch.edges != nullptr) {
     for (size_t i = 0; i < batch.count; ++i) {
       StoreAndNoteEdges<Ops> sink{batch.targets[i]->rows.data()};
-      StepTile<Ops>(batch.in[i], logic, sink);
+      StepTile<Ops>(NeighbourRows(batch.in[i]), logic, sink);
       batch.edges[i] = sink.Edges();
     }
     return;
@@ -516,7 +546,7 @@ void StepTilesWith(const TileBatch& batch, const Logic& logic) {
     for (size_t i = 0; i < batch.count; ++i) {
       Tile& out = batch.targets == nullptr ? batch.out[i] : *batch.targets[i];
       StoreRows<Ops> sink{out.rows.data()};
-      StepTile<Ops>(batch.in[i], logic, sink);
+      StepTile<Ops>(NeighbourRows(batch.in[i]), logic, sink);
     }
     return;
   }
@@ -525,11 +555,11 @@ void StepTilesWith(const TileBatch& batch, const Logic& logic) {
     const BandMask bands = batch.bands == nullptr ? kAllBands : batch.bands[i];
     if (bands == kAllBands) {
       StoreAndCompareRows<Ops, RowNotes::kEachBand> sink{rows, rows};
-      StepTile<Ops>(batch.in[i], logic, sink);
+      StepTile<Ops>(NeighbourRows(batch.in[i]), logic, sink);
       batch.changes[i] = sink.Summary();
     } else {
       StoreAndCompareRows<Ops, RowNotes::kEachRow> sink{rows, rows};
-      StepTileBands<Ops>(batch.in[i], logic, sink, bands);
+      StepTileBands<Ops>(NeighbourRows(batch.in[i]), logic, sink, bands);
       batch.changes[i] = sink.Summary();
     }
   }

@@ -36,6 +36,13 @@ void step_tiles_over(const TileNeighbourhood* in, Tile* const* targets, TileChan
   step_batch({in, count, nullptr, targets, changes, bands}, rule, library);
 }
 
+void step_tile_row_over(const TileRowRun& run, Tile* const* targets, TileChange* changes,
+                        size_t count, const Rule& rule, SimdLibrary library) {
+  TileBatch batch{nullptr, count, nullptr, targets, changes};
+  batch.row_run = &run;
+  step_batch(batch, rule, library);
+}
+
 void step_tiles_noting_edges(const TileNeighbourhood* in, Tile* const* targets, TileEdges* edges,
                              size_t count, const Rule& rule, SimdLibrary library) {
   step_batch({in, count, nullptr, targets, nullptr, nullptr, edges}, rule, library);
@@ -69,6 +76,14 @@ void step_tiles_over_on_target(const TileNeighbourhood* in, Tile* const* targets
                                TileChange* changes, size_t count, const Rule& rule,
                                const BandMask* bands, size_t target_index, SimdLibrary library) {
   step_batch_on_target({in, count, nullptr, targets, changes, bands}, rule, target_index, library);
+}
+
+void step_tile_row_over_on_target(const TileRowRun& run, Tile* const* targets, TileChange* changes,
+                                  size_t count, const Rule& rule, size_t target_index,
+                                  SimdLibrary library) {
+  TileBatch batch{nullptr, count, nullptr, targets, changes};
+  batch.row_run = &run;
+  step_batch_on_target(batch, rule, target_index, library);
 }
 
 void step_tiles_noting_edges_on_target(const TileNeighbourhood* in, Tile* const* targets,

@@ -22,6 +22,17 @@ struct TileNeighbourhood {
   const Tile* at[3][3];
 };
 
+// Consecutive tiles of a row of a grid whose tiles are listed row by row:
+// tile i's neighbourhood is north[i..i+2], middle[i..i+2] and south[i..i+2]
+// (west to east), so each array starts at the column before the first tile.
+// A caller that keeps such lists (a torus's rows) hands the kernel three
+// pointers a batch rather than nine a tile.
+struct TileRowRun {
+  const Tile* const* north;
+  const Tile* const* middle;
+  const Tile* const* south;
+};
+
 enum class SimdLibrary { kHighway, kXsimd };
 
 // Writes the next generation of in[i] into out[i] for i < count. `out` must
@@ -48,6 +59,13 @@ inline constexpr size_t kBatchTiles = 32;
 void step_tiles_over(const TileNeighbourhood* in, Tile* const* targets, TileChange* changes,
                      size_t count, const Rule& rule, SimdLibrary library,
                      const BandMask* bands = nullptr);
+
+// step_tiles_over of `count` consecutive tiles of a row run, every band
+// stepped: targets[i] takes the next generation of the tile whose
+// neighbourhood the run gives at i, with changes[i] noted where `changes`
+// is not null.
+void step_tile_row_over(const TileRowRun& run, Tile* const* targets, TileChange* changes,
+                        size_t count, const Rule& rule, SimdLibrary library);
 
 // step_tiles_over stepping every band and noting, in place of a change
 // record, what the neighbours of each new tile read of it (edges[i]): the
@@ -95,6 +113,11 @@ void step_tiles_twice_on_target(const TileNeighbourhood* in, Tile* const* target
                                 TileChange* changes, Tile* after, TileChange* after_changes,
                                 size_t count, const Rule& rule, size_t target_index,
                                 SimdLibrary library = SimdLibrary::kHighway);
+
+// step_tile_row_over with the kernel of simd_targets_supported(library)[target_index].
+void step_tile_row_over_on_target(const TileRowRun& run, Tile* const* targets, TileChange* changes,
+                                  size_t count, const Rule& rule, size_t target_index,
+                                  SimdLibrary library = SimdLibrary::kHighway);
 
 // step_tiles_noting_edges with the kernel of simd_targets_supported(library)[target_index].
 void step_tiles_noting_edges_on_target(const TileNeighbourhood* in, Tile* const* targets,

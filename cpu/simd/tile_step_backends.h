@@ -25,6 +25,9 @@ struct TileBatch {
   // With `targets` and `changes`: two generations (see step_tiles_twice).
   Tile* after = nullptr;
   TileChange* after_changes = nullptr;
+  // In place of `in`, with `targets` and no `bands`, `edges` or `after`:
+  // the neighbourhoods of a row's tiles (see step_tile_row_over).
+  const TileRowRun* row_run = nullptr;
 };
 
 // Columns 0 and 63, the ones a tile's west and east neighbours read.

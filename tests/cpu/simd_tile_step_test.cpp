@@ -405,6 +405,84 @@ TEST(SimdStepTilesNotingEdges, WritesOverTargetsAndNotesTheirEdges) {
   }
 }
 
+// step_tile_row_over on every kernel: three rows of random tiles (one of
+// them empty, one the same tile twice), the middle row's tiles stepped in
+// runs of several lengths from the row's lists, each equal to the
+// reference's step of the nine tiles the lists name, plainly and noted.
+TEST(SimdStepTileRowOver, StepsEachTileOfTheRunFromTheRowsLists) {
+  constexpr size_t kColumns = 9;
+  std::mt19937_64 random(40);
+  std::vector<Tile> tiles;
+  for (size_t i = 0; i < 3 * (kColumns + 2); ++i) {
+    tiles.push_back(i == 4 ? Tile{} : random_tile(random, i % 2 == 0 ? 0.3 : 0.55));
+  }
+  const auto lists = [&](size_t row) {
+    std::vector<const Tile*> list;
+    for (size_t column = 0; column < kColumns + 2; ++column) {
+      list.push_back(&tiles[row * (kColumns + 2) + column]);
+    }
+    return list;
+  };
+  std::vector<const Tile*> north = lists(0);
+  const std::vector<const Tile*> middle = lists(1);
+  const std::vector<const Tile*> south = lists(2);
+  north[3] = north[2];  // a tile may border several in the run
+  using StepRow =
+      std::function<void(const TileRowRun&, Tile* const*, TileChange*, size_t, const Rule&)>;
+  std::vector<StepRow> kernels;
+  for (SimdLibrary library : {SimdLibrary::kHighway, SimdLibrary::kXsimd}) {
+    kernels.push_back([library](const TileRowRun& run, Tile* const* targets, TileChange* changes,
+                                size_t count, const Rule& rule) {
+      step_tile_row_over(run, targets, changes, count, rule, library);
+    });
+    for (size_t index = 0; index < simd_targets_supported(library).size(); ++index) {
+      kernels.push_back([index, library](const TileRowRun& run, Tile* const* targets,
+                                         TileChange* changes, size_t count, const Rule& rule) {
+        step_tile_row_over_on_target(run, targets, changes, count, rule, index, library);
+      });
+    }
+  }
+  std::vector<Tile> older;
+  for (size_t i = 0; i < kColumns; ++i) older.push_back(random_tile(random, 0.4));
+  for (size_t kernel = 0; kernel < kernels.size(); ++kernel) {
+    for (const char* text : {"B3/S23", "B36/S23"}) {
+      const Rule rule = rule_of(text);
+      for (size_t first : {size_t{0}, size_t{2}}) {
+        for (const bool noted : {false, true}) {
+          const size_t count = kColumns - first;
+          std::vector<Tile> targets = older;
+          const std::vector<Tile*> target_pointers = addresses_of(targets);
+          std::vector<TileChange> changes(count);
+          const TileRowRun run{north.data() + first, middle.data() + first, south.data() + first};
+          kernels[kernel](run, target_pointers.data() + first, noted ? changes.data() : nullptr,
+                          count, rule);
+          for (size_t i = 0; i < kColumns; ++i) {
+            const std::string what = "kernel " + std::to_string(kernel) + ", tile " +
+                                     std::to_string(i) + ", first " + std::to_string(first) +
+                                     ", rule " + text;
+            if (i < first) {
+              ASSERT_EQ(targets[i], older[i]) << what << ": outside the run";
+              continue;
+            }
+            TileNeighbourhood view{};
+            for (int dx = 0; dx < 3; ++dx) {
+              view.at[0][dx] = north[i + static_cast<size_t>(dx)];
+              view.at[1][dx] = middle[i + static_cast<size_t>(dx)];
+              view.at[2][dx] = south[i + static_cast<size_t>(dx)];
+            }
+            const Tile next = reference_step(view, rule);
+            ASSERT_EQ(targets[i], next) << what;
+            if (noted) {
+              expect_change(changes[i - first], expected_change(older[i], next, Notes::kEachBand),
+                            what);
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 // A 5x5 block of tiles: the centre's 3x3 neighbourhood and the ring the
 // neighbours of that need for their own next generation.
 struct FiveByFive {

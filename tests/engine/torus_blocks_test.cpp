@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -135,6 +136,39 @@ TEST(TorusBlocks, ManyThreadsOnFewCoresMatchTheReference) {
   const std::vector<uint64_t> checkpoints = every(8, 160, 8);
   expect_blocks_match({3, 32, 8, 16}, Rule::conway(), cells, checkpoints);
   expect_blocks_match({3, 32, 5, 12}, Rule::conway(), cells, checkpoints);
+}
+
+// One stepper's blocks on two tori of the same size in turn: the tiles'
+// addresses it keeps from one block to the next are read again for the
+// other torus (and again when a torus is loaded anew), not reused.
+TEST(TorusBlocks, OneStepperStepsTwoToriInTurn) {
+  const Topology torus = Topology::torus(4 * kTileSize, 6 * kTileSize);
+  const std::vector<CellSet> soups = {patterns::make_soup({4 * kTileSize, 6 * kTileSize, 0.5, 41}),
+                                      patterns::make_soup({4 * kTileSize, 6 * kTileSize, 0.4, 42})};
+  GridStepper stepper(2, cpu::SimdLibrary::kHighway);
+  stepper.set_block_depth(5);
+  std::vector<sparse::SparseGrid> grids(2);
+  std::vector<std::unique_ptr<Backend>> oracles;
+  for (size_t k = 0; k < 2; ++k) {
+    grids[k].load(soups[k], torus, false);
+    oracles.push_back(cpu::make_bit_backend());
+    oracles[k]->load(soups[k], Rule::conway(), torus);
+  }
+  uint64_t done[2] = {0, 0};
+  for (int round = 1; round <= 6; ++round) {
+    for (size_t k = 0; k < 2; ++k) {
+      stepper.step(grids[k], Rule::conway(), 5);
+      oracles[k]->step(5);
+      done[k] += 5;
+      ASSERT_TRUE(grid_checks::matches_reference(grids[k], *oracles[k], done[k]))
+          << "torus " << k << ", round " << round;
+    }
+    if (round == 3) {
+      grids[0].load(soups[1], torus, false);
+      oracles[0]->load(soups[1], Rule::conway(), torus);
+      done[0] = 0;
+    }
+  }
 }
 
 // A soup that settles into still lifes and blinkers: blocks while it is

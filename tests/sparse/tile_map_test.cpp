@@ -377,5 +377,52 @@ TEST(TileMap, AdoptingAMapKeepsItsSharedPairs) {
   EXPECT_EQ(map.shared_pairs(), 0u);
 }
 
+// The pairs' version: unchanged by what moves no pair (finding, reading,
+// writing an unshared tile), changed by each thing that may (making,
+// freeing, sharing, unsharing, adopting, moving), and never one map's and
+// another's alike.
+TEST(TileMap, PairsVersionChangesWhenAPairMayHaveMoved) {
+  TileMap map;
+  TileMap other;
+  map.reset_plane();
+  other.reset_plane();
+  EXPECT_NE(map.pairs_version(), other.pairs_version());
+  std::vector<uint64_t> seen = {map.pairs_version(), other.pairs_version()};
+  const auto expect_new = [&](const TileMap& changed, const char* what) {
+    EXPECT_EQ(std::count(seen.begin(), seen.end(), changed.pairs_version()), 0) << what;
+    seen.push_back(changed.pairs_version());
+  };
+  const int32_t first = map.create({0, 0});
+  expect_new(map, "making a tile");
+  const int32_t second = map.create({1, 0});
+  fill(map, first, stripes(0));
+  fill(map, second, stripes(0));
+  expect_new(map, "making another");
+  const uint64_t before_reads = map.pairs_version();
+  EXPECT_EQ(map.find({1, 0}), second);
+  map.tile(0, first).set(1, 1, true);
+  map.tile(0, first).set(1, 1, false);
+  EXPECT_EQ(map.pairs_version(), before_reads) << "finding and writing an unshared tile";
+  map.share(first);
+  expect_new(map, "sharing");
+  map.share(first);
+  EXPECT_EQ(map.pairs_version(), seen.back()) << "sharing a shared tile again";
+  map.unshare(first);
+  expect_new(map, "unsharing");
+  map.share(second);
+  map.tile(1, second).set(2, 2, true);
+  expect_new(map, "writing a shared tile, which unshares it");
+  map.free(second);
+  expect_new(map, "freeing");
+  fill(other, other.create({5, 5}), stripes(1));
+  expect_new(other, "making a tile in the other map");
+  map.adopt(other);
+  expect_new(map, "adopting");
+  expect_new(other, "being adopted");
+  TileMap moved = std::move(map);
+  expect_new(moved, "moved into");
+  expect_new(map, "moved from");
+}
+
 }  // namespace
 }  // namespace gol::sparse
