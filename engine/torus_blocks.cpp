@@ -14,9 +14,14 @@
 namespace gol {
 namespace {
 
-// Deeper blocks save little more memory traffic (1/n of it is left), and
-// fewer blocks little more of the serial planning between them.
-constexpr uint64_t kMaxDepth = 16;
+// Past this, deeper blocks save little more memory traffic (1/n of it is
+// left) or serial planning between blocks. On the dev machine blocks of 32
+// took 0.040-0.043 s of the 8192^2 torus's 200 generations where blocks of
+// 16 took 0.043-0.047 s, and a 32768^2 torus 0.475-0.500 s for 128
+// generations against 0.504-0.516 s; blocks of 64 overflowed its L3 there
+// (0.59-0.60 s), where this cap, not the L3's reported size (the whole
+// package's 508 MB in its VM), kept the depth (bench/RESULTS.md).
+constexpr uint64_t kMaxDepth = 32;
 // Bytes a tile row in flight holds in cache per tile: both generations.
 constexpr size_t kBytesPerTileInFlight = 2 * sizeof(Tile);
 // Tile rows in flight besides one per generation of the block: the rows

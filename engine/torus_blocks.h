@@ -55,7 +55,8 @@ class TorusBlocks {
   // generations, two threads) took 0.059 s in the L2's blocks of 5 and
   // 0.052 s in blocks of 16, the 16384^2 torus 0.101 s in blocks of 5 and
   // 0.081 s in blocks of 16, and a 32768^2 torus 0.90 s a generation at a
-  // time against 0.50 s in blocks of 16 (bench/RESULTS.md).
+  // time against 0.50 s in blocks of 16 (bench/RESULTS.md). Blocks are at
+  // most 32 deep (torus_blocks.cpp's kMaxDepth says why).
   static uint64_t choose_depth(int64_t tiles_x, uint64_t remaining, size_t core_bytes,
                                size_t shared_bytes);
   // The cache a core has to itself here (its L2), or a cautious guess; the

@@ -68,7 +68,8 @@ TEST(TorusBlocks, DepthFollowsTheCacheAndTheGenerationsLeft) {
   constexpr size_t kTwoMiB = size_t{2} << 20;
   // 128 tiles a row, both generations: 128 KiB a row, 16 rows in 2 MiB.
   EXPECT_EQ(TorusBlocks::depth_for(128, 200, kTwoMiB), 13u);
-  EXPECT_EQ(TorusBlocks::depth_for(64, 200, kTwoMiB), 16u);
+  EXPECT_EQ(TorusBlocks::depth_for(64, 200, kTwoMiB), 29u);
+  EXPECT_EQ(TorusBlocks::depth_for(32, 200, kTwoMiB), 32u) << "at most 32 deep";
   EXPECT_EQ(TorusBlocks::depth_for(256, 200, kTwoMiB), 5u);
   EXPECT_EQ(TorusBlocks::depth_for(128, 5, kTwoMiB), 5u);
   EXPECT_LT(TorusBlocks::depth_for(128, 200, size_t{512} << 10), 2u);
@@ -79,13 +80,13 @@ TEST(TorusBlocks, BlocksTakeTheDeeperOfTheCoresCacheAndItsShareOfTheShared) {
   constexpr size_t kTwoMiB = size_t{2} << 20;
   constexpr size_t kShare = size_t{240} << 20;
   // 256 KiB rows: blocks of 5 in L2, of the most generations in the L3's share.
-  EXPECT_EQ(TorusBlocks::choose_depth(256, 200, kTwoMiB, kShare), 16u);
+  EXPECT_EQ(TorusBlocks::choose_depth(256, 200, kTwoMiB, kShare), 32u);
   // A share that holds fewer rows than the L2 leaves the L2's depth.
   EXPECT_EQ(TorusBlocks::choose_depth(256, 200, kTwoMiB, size_t{1} << 20), 5u);
   EXPECT_EQ(TorusBlocks::choose_depth(128, 200, kTwoMiB, 0), 13u);
   // 512 KiB rows: 4 in L2, none to spare; hundreds in the L3's share.
-  EXPECT_EQ(TorusBlocks::choose_depth(512, 200, kTwoMiB, kShare), 16u);
-  EXPECT_EQ(TorusBlocks::choose_depth(128, 200, size_t{512} << 10, size_t{16} << 20), 16u);
+  EXPECT_EQ(TorusBlocks::choose_depth(512, 200, kTwoMiB, kShare), 32u);
+  EXPECT_EQ(TorusBlocks::choose_depth(128, 200, size_t{512} << 10, size_t{4} << 20), 29u);
   EXPECT_EQ(TorusBlocks::choose_depth(512, 7, kTwoMiB, kShare), 7u);
   // No shared cache reported, or too small a share: a generation at a time.
   EXPECT_LT(TorusBlocks::choose_depth(512, 200, kTwoMiB, 0), 2u);
