@@ -13,8 +13,14 @@ namespace gol::sparse {
 
 namespace {
 
-// Versions for every map in the process, so that no two share one.
-std::atomic<uint64_t> last_pairs_version{0};
+// Eras of pairs' versions, one for each map made, moved into or emptied in
+// the process, so that no two maps share a version; within an era a map
+// counts its changes in the low kEraShift bits (a plain increment: making
+// and freeing tiles, on several strips' threads at once, must not meet on
+// one shared counter).
+constexpr int kEraShift = 40;
+constexpr uint64_t kEraMask = (uint64_t{1} << kEraShift) - 1;
+std::atomic<uint64_t> last_pairs_era{0};
 
 bool within_plane_range(TileCoord coord) {
   return coord.tx >= -kMaxTileCoordinate && coord.tx < kMaxTileCoordinate &&
@@ -29,12 +35,16 @@ uint8_t border_occupancy(const Tile& tile) {
   return border_bits(tile.rows[0], tile.rows[kTileSize - 1], columns);
 }
 
-TileMap::TileMap() { note_pairs_moved(); }
+TileMap::TileMap() { start_pairs_era(); }
 
 TileMap::~TileMap() { release_all(); }
 
+void TileMap::start_pairs_era() {
+  pairs_version_ = (last_pairs_era.fetch_add(1, std::memory_order_relaxed) + 1) << kEraShift;
+}
+
 void TileMap::note_pairs_moved() {
-  pairs_version_ = last_pairs_version.fetch_add(1, std::memory_order_relaxed) + 1;
+  if ((++pairs_version_ & kEraMask) == 0) start_pairs_era();
 }
 
 TileMap::TileMap(TileMap&& other) noexcept { *this = std::move(other); }
@@ -52,7 +62,7 @@ TileMap& TileMap::operator=(TileMap&& other) noexcept {
   shared_ = std::move(other.shared_);
   shared_slots_ = other.shared_slots_;
   other.forget_all();
-  note_pairs_moved();
+  start_pairs_era();
   return *this;
 }
 
@@ -256,7 +266,7 @@ int32_t TileMap::adopt(TileMap& other) {
     }
   }
   other.forget_all();
-  note_pairs_moved();
+  start_pairs_era();
   return offset;
 }
 
@@ -264,7 +274,7 @@ void TileMap::forget_all() {
   held_.clear();
   index_.clear();
   shared_slots_ = 0;
-  note_pairs_moved();
+  start_pairs_era();
 }
 
 void TileMap::release_pair(int32_t slot, bool draining) {

@@ -252,6 +252,9 @@ class TileMap {
   // Points the neighbours' links at the slot's pair, after it moved.
   void relink_pair(int32_t slot);
   void release_all();
+  // A version no map has held (see pairs_version()), or the next of this
+  // map's.
+  void start_pairs_era();
   void note_pairs_moved();
   // Links `slot` and the tile in `direction` from it both ways.
   void link(int32_t slot, int direction, int32_t other);
