@@ -61,8 +61,9 @@ TileMap& TileMap::operator=(TileMap&& other) noexcept {
   pool_ = std::move(other.pool_);
   shared_ = std::move(other.shared_);
   shared_slots_ = other.shared_slots_;
+  // release_all() above started this map's new era: no version it held
+  // before names the pairs it takes over.
   other.forget_all();
-  start_pairs_era();
   return *this;
 }
 
