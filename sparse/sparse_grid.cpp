@@ -84,6 +84,13 @@ TileMap::Summary summarise(const Tile& tile) {
   return {border_occupancy(tile), static_cast<uint8_t>(!tile.empty())};
 }
 
+// A live cell in every column, as Outcome::dense says of a tile stepped.
+bool is_dense(const Tile& tile) {
+  uint64_t live = 0;
+  for (uint64_t row : tile.rows) live |= row;
+  return live == ~uint64_t{0};
+}
+
 // The tiles a plane pattern of `pattern_tiles` tiles holds once loaded:
 // its own and a ring of new neighbours around them.
 uint64_t plane_tiles_for(uint64_t pattern_tiles) {
@@ -422,6 +429,9 @@ int32_t SparseGrid::place_tile(TileCoord coord, const Tile& current, const Tile&
   map_.summary(parity, slot) = summarise(current);
   map_.summary(parity ^ 1, slot) = summarise(previous);
   from_self_[slot] = bands;
+  // A dense tile placed asleep shares its pair as one stepped to sleep
+  // does: a moved cut or a cut world brings an agar's tiles by hundreds.
+  if (bands == 0 && is_dense(current)) share_if_asleep(slot);
   return slot;
 }
 

@@ -251,8 +251,9 @@ class SparseGrid {
   // Puts in a tile drained from another grid at the same generation, as it
   // was there: both generations, stepping `bands` next (asleep if none).
   // Unlike import_tile(), it wakes nothing else and makes no neighbour: a
-  // world moved whole brings its own. Replan once all are in. Returns its
-  // slot, or kAbsent beyond a strip's frozen columns.
+  // world moved whole brings its own. A dense tile placed asleep shares its
+  // pair (share_if_asleep()). Replan once all are in. Returns its slot, or
+  // kAbsent beyond a strip's frozen columns.
   int32_t place_tile(TileCoord coord, const Tile& current, const Tile& previous, BandMask bands);
   // Moves the strip's owned columns to [first, last] between epochs (a cut
   // moved by GridStepper): tiles beyond the new ghost and frozen columns

@@ -221,6 +221,33 @@ TEST(SparseGrid, AnAgarSharesItsPairsAndTheTilesWokenTakeTheirOwn) {
   EXPECT_TRUE(woken_while_shared);
 }
 
+// A world moved tile by tile (as a cut or a moved cut moves it) keeps its
+// agar in shared pairs: each dense tile placed asleep shares as one
+// stepped to sleep does, and a tile placed awake keeps its own pair.
+TEST(SparseGrid, DenseTilesPlacedAsleepShareTheirPairs) {
+  const Rule rule = Rule::conway();
+  const CellSet start = patterns::builtin_pattern("spacefiller").cells;
+  SparseGrid world;
+  world.load(start, Topology::plane(), false);
+  test::run(world, rule, 700);
+  SparseGrid moved;
+  moved.start_empty_plane(world.generation());
+  world.drain([&](TileCoord coord, const Tile& current, const Tile& previous, TileOwner,
+                  BandMask bands) { moved.place_tile(coord, current, previous, bands); });
+  moved.replan();
+  const TileMap& map = moved.map();
+  ASSERT_GT(map.shared_slots(), 40u);
+  EXPECT_LE(map.shared_pairs() * 4, map.shared_slots());
+  ASSERT_FALSE(moved.active().empty());
+  for (int32_t slot : moved.active()) EXPECT_FALSE(map.is_shared(slot));
+  for (uint64_t more : {1, 50}) {
+    test::run(moved, rule, more);
+    ASSERT_TRUE(moved.cells() ==
+                test::reference_run(start, rule, Topology::plane(), moved.generation()))
+        << "generation " << moved.generation();
+  }
+}
+
 TEST(SparseGrid, GlidersEscapingIntoEmptySpaceCreateAndFreeTiles) {
   const CellSet cells = test::gliders_flying_apart(-10, 0, -10, 0);
   SparseGrid grid;
