@@ -315,7 +315,11 @@ bool GridStepper::cut_strips(sparse::SparseGrid& grid, size_t strips) {
     }
   });
   std::swap(grid, *strip_grids_[0]);
-  for (size_t k = 0; k < count; ++k) strip(grid, k).replan();
+  // A strip is stepped by one thread (SparseGrid::list_by_slot).
+  for (size_t k = 0; k < count; ++k) {
+    strip(grid, k).list_by_slot(true);
+    strip(grid, k).replan();
+  }
   segment_ = std::move(segment);
   ++strip_segments_;
   return true;
@@ -455,6 +459,7 @@ void GridStepper::merge_strips(sparse::SparseGrid& grid) {
     strip(grid, k).end_strip();
     grid.adopt(strip(grid, k));
   }
+  grid.list_by_slot(workers_.threads() == 1);
   grid.replan();
   segment_.reset();
 }

@@ -691,6 +691,13 @@ void SparseGrid::replan_near(std::span<const int32_t> imported) {
       for (int32_t other : map_.neighbours(slot)) take(other);
     }
   });
+  if (list_by_slot_ && in_slot_order_) {
+    woken_.clear();
+    for (size_t i = 0; i < active_.size(); ++i) woken_.push_back({active_[i], active_bands_[i]});
+    next_active_.clear();
+    next_bands_.clear();
+    list_in_slot_order();
+  }
   own_listed_pairs();
   outcomes_.assign(active_.size(), Outcome{});
   choose_next_plan();
@@ -768,13 +775,24 @@ void SparseGrid::plan_from_wake_flags(size_t previous_count) {
     plan_by_scan();
     return;
   }
+  // Between the two bounds the list keeps the order it has, so that a
+  // count going back and forth across one does not sort it each time.
+  if (previous_count >= kSlotOrderTiles) {
+    in_slot_order_ = true;
+  } else if (previous_count < kSlotOrderTiles / 2) {
+    in_slot_order_ = false;
+  }
+  if (list_by_slot_ && in_slot_order_) {
+    plan_in_slot_order(previous_count);
+    return;
+  }
   plan_from_candidates([&](auto take) {
     for (size_t i = 0; i < previous_count; ++i) {
       const int32_t slot = active_[i];
       take(slot);
-      // Only the neighbours it handed bands to or created. A tile freed in
-      // this pass still lists its neighbours (slots are not reused before
-      // the next pass).
+      // Only the neighbours it handed bands to or created. A tile freed
+      // in this pass still lists its neighbours (slots are not reused
+      // before the next pass).
       const auto& neighbours = map_.neighbours(slot);
       for (unsigned visit = outcomes_[i].woke | outcomes_[i].create; visit != 0;
            visit &= visit - 1) {
@@ -784,6 +802,78 @@ void SparseGrid::plan_from_wake_flags(size_t previous_count) {
       }
     }
   });
+}
+
+void SparseGrid::plan_in_slot_order(size_t previous_count) {
+  // The tiles stepped, in their order, take their wake records first; the
+  // neighbours they woke or made, new to the list, are merged in by slot.
+  next_active_.clear();
+  next_bands_.clear();
+  bool in_order = true;
+  for (size_t i = 0; i < previous_count; ++i) {
+    const int32_t slot = active_[i];
+    const BandMask bands = take_wake(slot);
+    if (bands == 0 || stands_still(owners_[slot])) continue;
+    in_order = in_order && (next_active_.empty() || slot > next_active_.back());
+    next_active_.push_back(slot);
+    next_bands_.push_back(bands);
+  }
+  woken_.clear();
+  for (size_t i = 0; i < previous_count; ++i) {
+    // As plan_from_wake_flags(): the neighbours it handed bands to or made.
+    const auto& neighbours = map_.neighbours(active_[i]);
+    for (unsigned visit = outcomes_[i].woke | outcomes_[i].create; visit != 0; visit &= visit - 1) {
+      const int32_t other = neighbours[std::countr_zero(visit)];
+      const BandMask bands = take_wake(other);
+      if (bands == 0 || stands_still(owners_[other])) continue;
+      woken_.push_back({other, bands});
+      if (map_.is_shared(other)) map_.unshare(other);
+    }
+  }
+  if (!in_order) {
+    for (size_t i = 0; i < next_active_.size(); ++i) {
+      woken_.push_back({next_active_[i], next_bands_[i]});
+    }
+    next_active_.clear();
+    next_bands_.clear();
+  }
+  list_in_slot_order();
+}
+
+void SparseGrid::list_in_slot_order() {
+  const auto by_slot = [](const Planned& a, const Planned& b) { return a.slot < b.slot; };
+  std::sort(woken_.begin(), woken_.end(), by_slot);
+  if (woken_.empty()) {
+    active_.swap(next_active_);
+    active_bands_.swap(next_bands_);
+    return;
+  }
+  // Merged with the tiles already listed in slot order, next_active_: a
+  // few woken a generation among hundreds listed, so the listed ones go
+  // in runs between them.
+  active_.resize(next_active_.size() + woken_.size());
+  active_bands_.resize(active_.size());
+  size_t from = 0;
+  size_t out = 0;
+  const auto copy_listed_up_to = [&](size_t end) {
+    std::copy(next_active_.begin() + static_cast<ptrdiff_t>(from),
+              next_active_.begin() + static_cast<ptrdiff_t>(end),
+              active_.begin() + static_cast<ptrdiff_t>(out));
+    std::copy(next_bands_.begin() + static_cast<ptrdiff_t>(from),
+              next_bands_.begin() + static_cast<ptrdiff_t>(end),
+              active_bands_.begin() + static_cast<ptrdiff_t>(out));
+    out += end - from;
+    from = end;
+  };
+  for (const Planned& woken : woken_) {
+    copy_listed_up_to(
+        static_cast<size_t>(std::lower_bound(next_active_.begin() + static_cast<ptrdiff_t>(from),
+                                             next_active_.end(), woken.slot) -
+                            next_active_.begin()));
+    active_[out] = woken.slot;
+    active_bands_[out++] = woken.bands;
+  }
+  copy_listed_up_to(next_active_.size());
 }
 
 void SparseGrid::plan_by_scan() {

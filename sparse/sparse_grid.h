@@ -210,6 +210,21 @@ class SparseGrid {
   // the active tiles and the imported ones with their neighbours can be
   // awake, so only they are looked at (replan() scans every slot).
   void replan_near(std::span<const int32_t> imported);
+  // Whether planning lists the tiles to step in slot order, from the next
+  // plan on, or (by default) each tile woken after the first tile that woke
+  // it. Tiles made together take neighbouring slots, so their records,
+  // links and pairs lie together, and a pass in slot order walks memory
+  // forwards: the spacefiller took 3-5% less time so on one thread, and
+  // 0-7% on two, by the host's spell (bench/RESULTS.md). But where tiles
+  // are freed and made again, slots of far apart regions interleave, and
+  // a pass shared among threads then hands each thread parts of every
+  // region: the order woken keeps each region's tiles together.
+  void list_by_slot(bool on) { list_by_slot_ = on; }
+  // Slot order starts once this many tiles are listed, and stops below
+  // half as many: a few tiles are in cache whatever their order, and the
+  // merge's fixed cost a generation then shows (the puffer train, 2
+  // threads, 3.5% slower in slot order).
+  static constexpr size_t kSlotOrderTiles = 256;
 
   // Strips (GridStepper's): the plane cut along tile columns into strips,
   // each a grid stepped by its own thread for an epoch of up to
@@ -350,6 +365,11 @@ class SparseGrid {
   void create_neighbours(int32_t slot, uint8_t directions);
   bool shows_live_border(int32_t slot) const;
   void plan_from_wake_flags(size_t previous_count);
+  // plan_from_wake_flags() under list_by_slot().
+  void plan_in_slot_order(size_t previous_count);
+  // Lists next_active_ (with next_bands_, in slot order) and woken_ (in
+  // any order) as active_, in slot order.
+  void list_in_slot_order();
   // The active list from the wake flags of the slots `visit_candidates`
   // hands to its argument (take(slot)), in the order first visited.
   template <typename VisitCandidates>
@@ -416,6 +436,14 @@ class SparseGrid {
   std::vector<BandMask> active_bands_;  // by index into active_
   std::vector<int32_t> next_active_;    // active_ being planned
   std::vector<BandMask> next_bands_;    // active_bands_ being planned
+  // A tile planning lists, and the bands it steps.
+  struct Planned {
+    int32_t slot;
+    BandMask bands;
+  };
+  std::vector<Planned> woken_;  // planned tiles to merge into next_active_
+  bool list_by_slot_ = false;   // see list_by_slot()
+  bool in_slot_order_ = false;  // see kSlotOrderTiles
   // Wake records, by slot: the bands to step next generation, as the
   // contributions commits store in parallel without atomics.
   // from_neighbours_[slot][d] is written only by the neighbour in

@@ -248,6 +248,56 @@ TEST(SparseGrid, DenseTilesPlacedAsleepShareTheirPairs) {
   }
 }
 
+// Asked to, planning lists the tiles to step in slot order (their records
+// lie in that order) once they are many, through the spacefiller's growth,
+// an import and the generations after it; and the world steps as it does
+// listed in the order its tiles were woken.
+TEST(SparseGrid, ListsManyTilesToStepInSlotOrder) {
+  const Rule rule = Rule::conway();
+  const CellSet start = patterns::builtin_pattern("spacefiller").cells;
+  SparseGrid woken;
+  SparseGrid by_slot;
+  woken.load(start, Topology::plane(), false);
+  by_slot.load(start, Topology::plane(), false);
+  by_slot.list_by_slot(true);
+  size_t ordered = 0;
+  // Checked where the list planned from held kSlotOrderTiles or more.
+  const auto expect_slot_order = [&](size_t planned_from, const char* when) {
+    const std::span<const int32_t> active = by_slot.active();
+    if (planned_from < SparseGrid::kSlotOrderTiles) return;
+    ++ordered;
+    ASSERT_TRUE(std::is_sorted(active.begin(), active.end())) << when;
+    ASSERT_EQ(std::adjacent_find(active.begin(), active.end()), active.end()) << when;
+  };
+  const auto step_both = [&](int generations, const char* when) {
+    for (int generation = 0; generation < generations; ++generation) {
+      test::step_generation(woken, rule, TileStepper::kBands);
+      const size_t planned_from = by_slot.active().size();
+      test::step_generation(by_slot, rule, TileStepper::kBands);
+      expect_slot_order(planned_from, when);
+    }
+  };
+  step_both(4500, "after a generation");
+  ASSERT_GT(ordered, 100u) << "the list never grew long enough";
+  // A cell flipped in both generations of one tile, as a load starts (a
+  // still tile's history), in both worlds.
+  const TileCoord coord = by_slot.map().coord(by_slot.active()[by_slot.active().size() / 2]);
+  const int parity = static_cast<int>(by_slot.generation() & 1);
+  for (SparseGrid* grid : {&woken, &by_slot}) {
+    const int32_t slot = grid->map().find(coord);
+    ASSERT_NE(slot, TileMap::kAbsent);
+    Tile changed = grid->map().tile(parity, slot);
+    changed.set(31, 31, !changed.get(31, 31));
+    ASSERT_TRUE(grid->import_tile(slot, changed, changed));
+    const std::vector<int32_t> imported = {slot};
+    grid->replan_near(imported);
+  }
+  expect_slot_order(by_slot.active().size(), "after an import");
+  step_both(60, "after the import's generations");
+  EXPECT_EQ(woken.population(), by_slot.population());
+  EXPECT_TRUE(woken.cells() == by_slot.cells());
+}
+
 TEST(SparseGrid, GlidersEscapingIntoEmptySpaceCreateAndFreeTiles) {
   const CellSet cells = test::gliders_flying_apart(-10, 0, -10, 0);
   SparseGrid grid;
