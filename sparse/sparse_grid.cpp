@@ -84,13 +84,6 @@ TileMap::Summary summarise(const Tile& tile) {
   return {border_occupancy(tile), static_cast<uint8_t>(!tile.empty())};
 }
 
-// A live cell in every column, as Outcome::dense says of a tile stepped.
-bool is_dense(const Tile& tile) {
-  uint64_t live = 0;
-  for (uint64_t row : tile.rows) live |= row;
-  return live == ~uint64_t{0};
-}
-
 // The tiles a plane pattern of `pattern_tiles` tiles holds once loaded:
 // its own and a ring of new neighbours around them.
 uint64_t plane_tiles_for(uint64_t pattern_tiles) {
@@ -431,7 +424,7 @@ int32_t SparseGrid::place_tile(TileCoord coord, const Tile& current, const Tile&
   from_self_[slot] = bands;
   // A dense tile placed asleep shares its pair as one stepped to sleep
   // does: a moved cut or a cut world brings an agar's tiles by hundreds.
-  if (bands == 0 && is_dense(current)) share_if_asleep(slot);
+  if (bands == 0 && current.live_columns() == ~uint64_t{0}) share_if_asleep(slot);
   return slot;
 }
 
@@ -692,11 +685,10 @@ void SparseGrid::replan_near(std::span<const int32_t> imported) {
     }
   });
   if (list_by_slot_ && in_slot_order_) {
+    next_active_.swap(active_);
+    next_bands_.swap(active_bands_);
     woken_.clear();
-    for (size_t i = 0; i < active_.size(); ++i) woken_.push_back({active_[i], active_bands_[i]});
-    next_active_.clear();
-    next_bands_.clear();
-    list_in_slot_order();
+    list_in_slot_order(false);
   }
   own_listed_pairs();
   outcomes_.assign(active_.size(), Outcome{});
@@ -788,20 +780,23 @@ void SparseGrid::plan_from_wake_flags(size_t previous_count) {
   }
   plan_from_candidates([&](auto take) {
     for (size_t i = 0; i < previous_count; ++i) {
-      const int32_t slot = active_[i];
-      take(slot);
-      // Only the neighbours it handed bands to or created. A tile freed
-      // in this pass still lists its neighbours (slots are not reused
-      // before the next pass).
-      const auto& neighbours = map_.neighbours(slot);
-      for (unsigned visit = outcomes_[i].woke | outcomes_[i].create; visit != 0;
-           visit &= visit - 1) {
-        // The tiles stepped are their own; a neighbour woken may share.
-        const int32_t other = neighbours[std::countr_zero(visit)];
+      take(active_[i]);
+      // The tiles stepped are their own; a neighbour woken may share.
+      for_each_woken_neighbour(i, [&](int32_t other) {
         if (take(other) && map_.is_shared(other)) map_.unshare(other);
-      }
+      });
     }
   });
+}
+
+template <typename Visit>
+void SparseGrid::for_each_woken_neighbour(size_t i, Visit visit) const {
+  // A tile freed in this pass still lists its neighbours (slots are not
+  // reused before the next pass).
+  const auto& neighbours = map_.neighbours(active_[i]);
+  for (unsigned bits = outcomes_[i].woke | outcomes_[i].create; bits != 0; bits &= bits - 1) {
+    visit(neighbours[std::countr_zero(bits)]);
+  }
 }
 
 void SparseGrid::plan_in_slot_order(size_t previous_count) {
@@ -820,27 +815,24 @@ void SparseGrid::plan_in_slot_order(size_t previous_count) {
   }
   woken_.clear();
   for (size_t i = 0; i < previous_count; ++i) {
-    // As plan_from_wake_flags(): the neighbours it handed bands to or made.
-    const auto& neighbours = map_.neighbours(active_[i]);
-    for (unsigned visit = outcomes_[i].woke | outcomes_[i].create; visit != 0; visit &= visit - 1) {
-      const int32_t other = neighbours[std::countr_zero(visit)];
+    for_each_woken_neighbour(i, [&](int32_t other) {
       const BandMask bands = take_wake(other);
-      if (bands == 0 || stands_still(owners_[other])) continue;
+      if (bands == 0 || stands_still(owners_[other])) return;
       woken_.push_back({other, bands});
       if (map_.is_shared(other)) map_.unshare(other);
-    }
+    });
   }
-  if (!in_order) {
+  list_in_slot_order(in_order);
+}
+
+void SparseGrid::list_in_slot_order(bool listed_in_order) {
+  if (!listed_in_order) {
     for (size_t i = 0; i < next_active_.size(); ++i) {
       woken_.push_back({next_active_[i], next_bands_[i]});
     }
     next_active_.clear();
     next_bands_.clear();
   }
-  list_in_slot_order();
-}
-
-void SparseGrid::list_in_slot_order() {
   const auto by_slot = [](const Planned& a, const Planned& b) { return a.slot < b.slot; };
   std::sort(woken_.begin(), woken_.end(), by_slot);
   if (woken_.empty()) {

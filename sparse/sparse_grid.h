@@ -367,9 +367,14 @@ class SparseGrid {
   void plan_from_wake_flags(size_t previous_count);
   // plan_from_wake_flags() under list_by_slot().
   void plan_in_slot_order(size_t previous_count);
-  // Lists next_active_ (with next_bands_, in slot order) and woken_ (in
-  // any order) as active_, in slot order.
-  void list_in_slot_order();
+  // Lists next_active_ (with next_bands_, in slot order where
+  // `listed_in_order` says so) and woken_ (in any order) as active_, in
+  // slot order.
+  void list_in_slot_order(bool listed_in_order);
+  // visit(slot) for each neighbour that active_[i]'s step handed bands to
+  // or made (outcomes_[i]).
+  template <typename Visit>
+  void for_each_woken_neighbour(size_t i, Visit visit) const;
   // The active list from the wake flags of the slots `visit_candidates`
   // hands to its argument (take(slot)), in the order first visited.
   template <typename VisitCandidates>

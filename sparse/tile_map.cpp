@@ -30,9 +30,7 @@ bool within_plane_range(TileCoord coord) {
 }  // namespace
 
 uint8_t border_occupancy(const Tile& tile) {
-  uint64_t columns = 0;
-  for (uint64_t row : tile.rows) columns |= row;
-  return border_bits(tile.rows[0], tile.rows[kTileSize - 1], columns);
+  return border_bits(tile.rows[0], tile.rows[kTileSize - 1], tile.live_columns());
 }
 
 TileMap::TileMap() { start_pairs_era(); }

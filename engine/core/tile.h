@@ -32,11 +32,13 @@ struct alignas(64) Tile {
     const uint64_t bit = uint64_t{1} << x;
     rows[y] = alive ? (rows[y] | bit) : (rows[y] & ~bit);
   }
-  bool empty() const {
-    uint64_t any = 0;
-    for (uint64_t row : rows) any |= row;
-    return any == 0;
+  // Bit x set: a live cell in column x.
+  uint64_t live_columns() const {
+    uint64_t columns = 0;
+    for (uint64_t row : rows) columns |= row;
+    return columns;
   }
+  bool empty() const { return live_columns() == 0; }
   // Out of line (tile.cpp), where it is compiled for the popcnt
   // instruction as well: a population or hash of a large world reads
   // every tile.
