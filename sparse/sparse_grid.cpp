@@ -293,11 +293,15 @@ inline void SparseGrid::commit_one(size_t index, const TileChange& change) {
   const int next_parity = current_parity() ^ 1;
   const uint64_t live_columns = change.live_columns;
   const uint8_t border = border_bits(change.top_row, change.bottom_row, live_columns);
-  const bool empty_before = map_.summary(next_parity ^ 1, slot).nonempty == 0;
   map_.summary(next_parity, slot) = {border, static_cast<uint8_t>(live_columns != 0)};
   Outcome& outcome = outcomes_[index];
   outcome.create = border & map_.absent_neighbours(slot);
-  outcome.maybe_free = live_columns == 0 && empty_before && !map_.is_torus();
+  // The older summary is read only for a tile left empty: loaded for every
+  // tile, it was one of the commit's costliest loads.
+  outcome.maybe_free = false;
+  if (live_columns == 0) [[unlikely]] {
+    outcome.maybe_free = map_.summary(next_parity ^ 1, slot).nonempty == 0 && !map_.is_torus();
+  }
   outcome.woke = 0;
   outcome.dense = live_columns == ~uint64_t{0};
   if (change.changed_columns == 0) return;
