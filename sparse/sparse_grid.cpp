@@ -271,6 +271,11 @@ BandMask SparseGrid::take_wake(int32_t slot) {
   return bands;
 }
 
+BandMask SparseGrid::take_bands_to_step(int32_t slot) {
+  const BandMask bands = take_wake(slot);
+  return bands != 0 && !stands_still(owners_[slot]) ? bands : 0;
+}
+
 void SparseGrid::commit(size_t index, const Tile& next) {
   uint64_t* __restrict target = commit_target(index)->rows.data();
   const uint64_t* __restrict source = next.rows.data();
@@ -755,8 +760,8 @@ void SparseGrid::plan_from_candidates(VisitCandidates visit_candidates) {
   // Taking a slot's wake record clears it, so a slot visited twice is
   // listed once, where it was first visited.
   auto take = [&](int32_t slot) {
-    const BandMask bands = take_wake(slot);
-    if (bands == 0 || stands_still(owners_[slot])) return false;
+    const BandMask bands = take_bands_to_step(slot);
+    if (bands == 0) return false;
     next_active_.push_back(slot);
     next_bands_.push_back(bands);
     return true;
@@ -811,8 +816,8 @@ void SparseGrid::plan_in_slot_order(size_t previous_count) {
   bool in_order = true;
   for (size_t i = 0; i < previous_count; ++i) {
     const int32_t slot = active_[i];
-    const BandMask bands = take_wake(slot);
-    if (bands == 0 || stands_still(owners_[slot])) continue;
+    const BandMask bands = take_bands_to_step(slot);
+    if (bands == 0) continue;
     in_order = in_order && (next_active_.empty() || slot > next_active_.back());
     next_active_.push_back(slot);
     next_bands_.push_back(bands);
@@ -820,8 +825,8 @@ void SparseGrid::plan_in_slot_order(size_t previous_count) {
   woken_.clear();
   for (size_t i = 0; i < previous_count; ++i) {
     for_each_woken_neighbour(i, [&](int32_t other) {
-      const BandMask bands = take_wake(other);
-      if (bands == 0 || stands_still(owners_[other])) return;
+      const BandMask bands = take_bands_to_step(other);
+      if (bands == 0) return;
       woken_.push_back({other, bands});
       if (map_.is_shared(other)) map_.unshare(other);
     });
@@ -897,8 +902,7 @@ void SparseGrid::plan_by_scan() {
     if (any == 0) continue;
     for (size_t slot = first; slot < first + kGroup; ++slot) {
       const auto s = static_cast<int32_t>(slot);
-      const BandMask bands = take_wake(s);
-      if (bands != 0 && !stands_still(owners_[slot])) {
+      if (const BandMask bands = take_bands_to_step(s); bands != 0) {
         active_.push_back(s);
         active_bands_.push_back(bands);
       }

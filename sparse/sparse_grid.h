@@ -354,6 +354,9 @@ class SparseGrid {
   void commit_one(size_t index, const TileChange& change);
   // The bands `slot` steps next generation; clears its wake record.
   BandMask take_wake(int32_t slot);
+  // take_wake(), but none for a tile that stands still (stepped elsewhere):
+  // what planning lists.
+  BandMask take_bands_to_step(int32_t slot);
   // Whether `slot` has bands to step next generation (keeps the record).
   bool has_wake(int32_t slot) const;
   // Shares the pair of a dense tile just stepped (Outcome::dense) if it
