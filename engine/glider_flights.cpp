@@ -425,6 +425,7 @@ bool GliderFlights::clear_for(const Review& view, const Flight& flight, uint64_t
     }
     return true;
   };
+  if (!squares_mapped_) return no_tile() || (horizon == kHorizon && view.clear(x0, y0, x1, y1));
   return no_square() || (!coarse_only && no_tile()) ||
          (!coarse_only && horizon == kHorizon && view.clear(x0, y0, x1, y1));
 }
@@ -506,13 +507,10 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts) {
   generation_ = generation;
   Review view(parts, work_);
   const std::vector<Found> found = search(view, parts);
-  // A review stops the world's stepping and reads where all its tiles
-  // hold cells: a few gliders flying do not pay for that. Fewer than
-  // fleet_floor land (or are not lifted), and the search backs off.
-  size_t held = 0;
-  for (const sparse::SparseGrid* grid : parts) held += grid->tile_count();
-  const size_t fleet_floor = std::max(min_fleet_, held / kTilesPerFlight);
-  if (found.size() + flights_.size() < fleet_floor) {
+  // A review stops the world's stepping: a glider or two flying do not
+  // pay for that. Fewer than min_fleet_ land (or are not lifted), and the
+  // search backs off.
+  if (found.size() + flights_.size() < min_fleet_) {
     for (const Flight& flight : flights_) put(view, flight, true);
     landed_ += flights_.size();
     flights_.clear();
@@ -532,12 +530,23 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts) {
   for (const Found& one : found) gliders.push_back(one.flight);
   const auto is_new = [&](size_t i) { return i >= flying_count; };
   for (size_t i = flying_count; i < gliders.size(); ++i) put(view, gliders[i], false);
-  view.count_occupied(parts, squares_);
+  // The coarse map costs a look at every tile held; without it, each
+  // clearance looks up the tiles around a glider's way (up to about
+  // kTilesPerClearance). A few gliders in a large world (a puffer train's
+  // strays among its debris) look them up.
+  size_t held = 0;
+  for (const sparse::SparseGrid* grid : parts) held += grid->tile_count();
+  squares_mapped_ =
+      coarse_map_ == CoarseMap::kAlways ||
+      (coarse_map_ == CoarseMap::kWhereWorthIt && gliders.size() * kTilesPerClearance >= held);
+  if (squares_mapped_) view.count_occupied(parts, squares_);
   std::vector<char> rest(gliders.size(), 0);
   const auto make_rest = [&](size_t i) {
     rest[i] = 1;
-    view.put_counted(box(gliders[i]), courses_[gliders[i].course].phases[gliders[i].phase].cells,
-                     squares_);
+    if (squares_mapped_) {
+      view.put_counted(box(gliders[i]), courses_[gliders[i].course].phases[gliders[i].phase].cells,
+                       squares_);
+    }
     put(view, gliders[i], true);
   };
   // Found ones the rest leaves no room to fly, however they meet the
@@ -640,7 +649,7 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts) {
       put_back.push_back(i);
     }
   }
-  if (kept.size() < fleet_floor) {
+  if (kept.size() < min_fleet_) {
     put_back.insert(put_back.end(), kept.begin(), kept.end());
     kept.clear();
   }

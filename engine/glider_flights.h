@@ -35,12 +35,14 @@
 // neighbours whose border it changed wake).
 //
 // What it costs. A review stops the world's stepping (in strips, an
-// exchange follows where tiles changed) and reads where all its tiles hold
-// cells, so gliders fly only while there are enough of them (kMinFleet,
-// and one per kTilesPerFlight tiles held); where none can fly the search
-// backs off. A gun's stream never flies: each of its gliders is within
-// reach of the one behind it, down to the gun, and a tile beside a crowded
-// one is not searched.
+// exchange follows where tiles changed) and looks for gliders in its
+// active tiles, so gliders fly only while there are a few of them
+// (kMinFleet); where none can fly the search backs off. Whether a glider's
+// way is clear is read from a coarse map of where the world has cells,
+// made at the review from every tile held, where gliders are many, and
+// otherwise from the tiles along its way. A gun's stream never flies:
+// each of its gliders is within reach of the one behind it, down to the
+// gun, and a tile beside a crowded one is not searched.
 #pragma once
 
 #include <algorithm>
@@ -76,12 +78,16 @@ class GliderFlights {
   // 2.05-2.61, 4 threads 0.42-0.44 / 0.70-0.72, 8 threads 0.36-0.38 /
   // 0.36-0.39, 16 threads 0.32-0.37 / 0.23-0.24 (bench/RESULTS.md).
   static constexpr int kMaxThreads = 8;
-  // Gliders fly only while at least this many do, and one for each
-  // kTilesPerFlight tiles held.
-  static constexpr size_t kMinFleet = 32;
-  static constexpr size_t kTilesPerFlight = 256;
+  // Gliders fly only while at least this many do. A puffer train's few
+  // strays, each keeping up to nine tiles of its plane blocks stepping,
+  // took 17% of its one-thread time (bench/RESULTS.md); the floor was 32,
+  // and one for each 256 tiles held, while every review mapped them all.
+  static constexpr size_t kMinFleet = 4;
   // The coarse map of where the world has cells: squares of 2^k tiles.
   static constexpr int kCoarseTileBits = 2;
+  // About how many tiles one glider's clearance looks up without the map
+  // (its way for kMaxHorizon and the reach around it, 600 cells a side).
+  static constexpr size_t kTilesPerClearance = 128;
   // A glider the rest of the world reaches lies within this many cells of
   // its spread.
   static constexpr int64_t kDisturbed = 4;
@@ -99,6 +105,10 @@ class GliderFlights {
   bool rule_flies() const { return rule_flies_; }
   // The fewest gliders that fly (kMinFleet unless set: tests fly one).
   void set_min_fleet(size_t gliders) { min_fleet_ = gliders; }
+  // When a review makes the coarse map: where the gliders are many enough
+  // to pay for it, or (for tests of both ways) always or never.
+  enum class CoarseMap { kWhereWorthIt, kAlways, kNever };
+  void set_coarse_map(CoarseMap when) { coarse_map_ = when; }
   // Starts a call's schedule at `generation`, nothing flying.
   void start(uint64_t generation);
   // The generation by which the next review must come (a review may not
@@ -318,6 +328,9 @@ class GliderFlights {
   uint64_t next_review_ = 0;
   uint64_t search_gap_ = kFirstSearchGap;
   SquareCounts squares_;
+  CoarseMap coarse_map_ = CoarseMap::kWhereWorthIt;
+  // Whether this review made squares_ (clear_for reads tiles where not).
+  bool squares_mapped_ = false;
   SquareRuns square_runs_;
   WorkArea work_;
   uint64_t lifted_ = 0;

@@ -63,9 +63,11 @@ class GridStepper {
   void allow_strips(bool on) { strips_allowed_ = on; }
   // Whether lone gliders fly by formula (GliderFlights) on the plane: for
   // a caller whose world is all the CPU's (no GPU tiles), like strips.
-  void allow_flights(bool on, size_t min_fleet = GliderFlights::kMinFleet) {
+  void allow_flights(bool on, size_t min_fleet = GliderFlights::kMinFleet,
+                     GliderFlights::CoarseMap map = GliderFlights::CoarseMap::kWhereWorthIt) {
     flights_allowed_ = on;
     flights_.set_min_fleet(min_fleet);
+    flights_.set_coarse_map(map);
   }
   const GliderFlights& flights() const { return flights_; }
   // The grids holding the world `grid` steps in: `grid` alone, or while
