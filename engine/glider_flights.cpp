@@ -425,26 +425,26 @@ bool GliderFlights::clear_for(const Review& view, const Flight& flight, uint64_t
     }
     return true;
   };
-  if (!squares_mapped_) return no_tile() || (horizon == kHorizon && view.clear(x0, y0, x1, y1));
+  if (!squares_mapped_) return no_tile() || (horizon == shortest_ && view.clear(x0, y0, x1, y1));
   return no_square() || (!coarse_only && no_tile()) ||
-         (!coarse_only && horizon == kHorizon && view.clear(x0, y0, x1, y1));
+         (!coarse_only && horizon == shortest_ && view.clear(x0, y0, x1, y1));
 }
 
 uint64_t GliderFlights::clearance(const Review& view, const Flight& flight) const {
   // A glider flying on tries twice the horizon it had (a glider far
   // from everything keeps the longest), then shorter ones; a new one tries the
   // shortest first, since most stand near the world and fail.
-  if (flight.horizon > kHorizon) {
+  if (flight.horizon > shortest_) {
     if (flight.horizon < kMaxHorizon && clear_for(view, flight, 2 * flight.horizon, true)) {
       return 2 * flight.horizon;
     }
-    for (uint64_t horizon = flight.horizon; horizon >= kHorizon; horizon /= 2) {
+    for (uint64_t horizon = flight.horizon; horizon >= shortest_; horizon /= 2) {
       if (clear_for(view, flight, horizon, false)) return horizon;
     }
     return 0;
   }
   uint64_t cleared = 0;
-  for (uint64_t horizon = kHorizon; horizon <= kMaxHorizon; horizon *= 2) {
+  for (uint64_t horizon = shortest_; horizon <= kMaxHorizon; horizon *= 2) {
     if (!clear_for(view, flight, horizon, false)) break;
     cleared = horizon;
   }
@@ -553,7 +553,7 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts) {
   // others, are grounded first: a gun's stream is found at every review
   // and never flies.
   for (size_t i = flying_count; i < gliders.size(); ++i) {
-    if (!clear_for(view, gliders[i], kHorizon, false)) make_rest(i);
+    if (!clear_for(view, gliders[i], shortest_, false)) make_rest(i);
   }
   // Gliders that may meet another within kMaxHorizon are tangled. Two
   // meeting must be within a coarse square of each other (each moves a
@@ -602,7 +602,7 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts) {
     queue.push_back(i);
   };
   for (size_t i = 0; i < gliders.size(); ++i) {
-    if (is_new(i) || gliders[i].until < generation + kHorizon) look(i);
+    if (is_new(i) || gliders[i].until < generation + shortest_) look(i);
   }
   const auto tangle = [&](size_t i) {
     if (tangled[i]) return;
@@ -628,7 +628,7 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts) {
   for (size_t i = 0; i < gliders.size(); ++i) {
     if (tangled[i]) make_rest(i);
   }
-  // A glider that flies on or is lifted out may fly kHorizon or more; one
+  // A glider that flies on or is lifted out may fly shortest_ or more; one
   // that may not lands or stays, a glider to the others, put back once
   // every glider is decided.
   std::vector<size_t> kept;
@@ -667,7 +667,8 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts) {
   }
   landed_ += flying_count - static_cast<size_t>(std::count_if(
                                 kept.begin(), kept.end(), [&](size_t i) { return !is_new(i); }));
-  search_gap_ = lifted_now ? kFirstSearchGap : std::min(2 * search_gap_, kMaxSearchGap);
+  search_gap_ =
+      lifted_now ? std::max(kFirstSearchGap, shortest_) : std::min(2 * search_gap_, kMaxSearchGap);
   flights_.swap(flying);
   next_review_ = std::min(next, generation + search_gap_);
   return view.commit();

@@ -47,6 +47,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -63,9 +64,10 @@ namespace gol {
 
 class GliderFlights {
  public:
-  // The shortest clearance a glider flies with: one about kHorizon cells
-  // from the rest of the world flies. Shorter lets gliders go sooner after
-  // they leave what made them, and reviews more often.
+  // The shortest clearance a glider flies with (unless set longer): one
+  // about kHorizon cells from the rest of the world flies. Shorter lets
+  // gliders go sooner after they leave what made them, and reviews more
+  // often.
   static constexpr uint64_t kHorizon = 64;
   // A glider far from everything is cleared for up to this long (doubling
   // from kHorizon review by review), and no pair of gliders is looked at
@@ -105,6 +107,13 @@ class GliderFlights {
   bool rule_flies() const { return rule_flies_; }
   // The fewest gliders that fly (kMinFleet unless set: tests fly one).
   void set_min_fleet(size_t gliders) { min_fleet_ = gliders; }
+  // The shortest clearance from the next review on: a power of two from
+  // kHorizon to kMaxHorizon. A world in strips reviews at its epochs' ends,
+  // a review between them stopping both strips once more, and so flies
+  // only gliders clear until the next epoch's end.
+  void set_shortest_horizon(uint64_t horizon) {
+    shortest_ = std::clamp(std::bit_ceil(horizon), kHorizon, kMaxHorizon);
+  }
   // When a review makes the coarse map: where the gliders are many enough
   // to pay for it, or (for tests of both ways) always or never.
   enum class CoarseMap { kWhereWorthIt, kAlways, kNever };
@@ -304,10 +313,10 @@ class GliderFlights {
   // `coarse_only`: on the coarse squares alone (a cheap first try).
   bool clear_for(const Review& view, const Flight& flight, uint64_t horizon,
                  bool coarse_only) const;
-  // How long the world leaves `flight` clear: a new glider kHorizon,
+  // How long the world leaves `flight` clear: a new glider shortest_,
   // doubled while clear up to kMaxHorizon; one flying on twice its last
   // horizon where the coarse squares allow, else its last, halved down to
-  // kHorizon; or 0.
+  // shortest_; or 0.
   uint64_t clearance(const Review& view, const Flight& flight) const;
   // Whether `a` and `b` stay kApart for `generations`.
   bool apart(const Flight& a, const Flight& b, uint64_t generations) const;
@@ -324,6 +333,7 @@ class GliderFlights {
   std::array<int8_t, 512> by_cells_{};
   std::vector<Flight> flights_;
   size_t min_fleet_ = kMinFleet;
+  uint64_t shortest_ = kHorizon;
   uint64_t generation_ = 0;  // of the last review (or start)
   uint64_t next_review_ = 0;
   uint64_t search_gap_ = kFirstSearchGap;

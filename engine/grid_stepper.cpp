@@ -29,6 +29,11 @@ constexpr uint64_t kPlaneBlockLookAgain = 64;
 // A plane block of at most this many tiles keeps their neighbourhoods
 // (about 160 bytes a tile) from one generation and block to the next.
 constexpr size_t kKeptBlockTiles = 4096;
+// In strips, a fleet of at most this many gliders is reviewed at epochs'
+// ends only: a puffer train's few strays flew with reviews three times an
+// epoch, each stopping both strips; acorn-field's hundreds, reviewed less
+// often, took 2.3 times as long a review (bench/RESULTS.md).
+constexpr size_t kFewFlights = 64;
 
 // The line of cells just beyond the plane that a tile beyond its range
 // touches, as the error message names it.
@@ -68,24 +73,69 @@ uint64_t GridStepper::step(sparse::SparseGrid& grid, const Rule& rule, uint64_t 
   // that the reads between calls find the whole world in the tiles.
   flights_.start(grid.generation());
   uint64_t last_stepped = 0;
-  for (uint64_t done = 0; done < generations;) {
-    const uint64_t chunk = std::min(generations - done, flights_.next_review() - grid.generation());
+  uint64_t done = 0;
+  const auto step_to_review = [&] {
+    const uint64_t chunk = std::min(generations - done, review_due(grid) - grid.generation());
     last_stepped = step_world(grid, rule, chunk, generations - done);
     done += chunk;
     if (done < generations) review_flights(grid, false);
+  };
+  while (done < generations) {
+    // A world in strips keeps one crew from review to review: a crew
+    // started for each wakes the workers anew, thousands of times in a
+    // puffer train's run.
+    if (segment_ && crew_ == nullptr && workers_.threads() > 1) {
+      with_crew([&](cpu::WorkerCrew&) {
+        while (done < generations && segment_) step_to_review();
+      });
+    } else {
+      step_to_review();
+    }
   }
   review_flights(grid, true);
   return last_stepped;
 }
 
+void GridStepper::with_crew(const std::function<void(cpu::WorkerCrew&)>& session) {
+  if (crew_ != nullptr) {
+    session(*crew_);
+    return;
+  }
+  workers_.with_crew([&](cpu::WorkerCrew& crew) {
+    crew_ = &crew;
+    const struct Leave {
+      cpu::WorkerCrew*& crew;
+      ~Leave() { crew = nullptr; }
+    } leave{crew_};
+    session(crew);
+  });
+}
+
+uint64_t GridStepper::review_due(const sparse::SparseGrid& grid) const {
+  const uint64_t due = flights_.next_review();
+  if (!segment_ || flights_.flying() > kFewFlights) return due;
+  // In strips, at the last epoch's end before the flights' due: a review
+  // within an epoch is one more stop of both strips, where each waits for
+  // the other (a puffer train's run stopped three times an epoch).
+  constexpr uint64_t kEpoch = sparse::SparseGrid::kMaxStripEpoch;
+  const uint64_t first_end = segment_->epoch_start + kEpoch;
+  if (due < first_end || first_end <= grid.generation()) return due;
+  return first_end + (due - first_end) / kEpoch * kEpoch;
+}
+
 void GridStepper::review_flights(sparse::SparseGrid& grid, bool land) {
+  // In strips, a few gliders fly only where clear to the next epoch's end
+  // (see review_due); many, whose reviews take milliseconds, fly sooner.
+  const bool few = flights_.flying() <= kFewFlights;
+  flights_.set_shortest_horizon(segment_ && few ? sparse::SparseGrid::kMaxStripEpoch + 1
+                                                : GliderFlights::kHorizon);
   std::vector<sparse::SparseGrid*> parts = {&grid};
   for (size_t k = 1; segment_ && k < segment_->count(); ++k) parts.push_back(strip_grids_[k].get());
   const bool near_cut = land ? flights_.land_all(parts) : flights_.review(parts);
   // The strips' copies of each other's columns take what changed there
   // now, as at an epoch's end (an epoch may end early).
   if (near_cut && segment_) {
-    workers_.with_crew([&](cpu::WorkerCrew& crew) { exchange_strips(grid, crew); });
+    with_crew([&](cpu::WorkerCrew& crew) { exchange_strips(grid, crew); });
   }
 }
 
@@ -143,7 +193,7 @@ uint64_t GridStepper::step_world(sparse::SparseGrid& grid, const Rule& rule, uin
     // A crew is started only for passes worth sharing, and kept while they
     // stay at least half that size: starting one wakes every worker.
     if (workers_.threads() > 1 && grid.active().size() >= kMinCrewTiles) {
-      workers_.with_crew([&](cpu::WorkerCrew& crew) { run(&crew, kMinCrewTiles / 2); });
+      with_crew([&](cpu::WorkerCrew& crew) { run(&crew, kMinCrewTiles / 2); });
     } else {
       last_stepped = step_generation(grid, rule, nullptr, false);
       ++done;

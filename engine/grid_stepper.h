@@ -119,6 +119,9 @@ class GridStepper {
   // for the `lookahead` generations the call steps in all.
   uint64_t step_world(sparse::SparseGrid& grid, const Rule& rule, uint64_t generations,
                       uint64_t lookahead);
+  // The generation of the next review: the flights' due, or in strips
+  // the last epoch's end before it.
+  uint64_t review_due(const sparse::SparseGrid& grid) const;
   // A review of the flights (GliderFlights::review), or every glider
   // landed, with a strip exchange where tiles changed.
   void review_flights(sparse::SparseGrid& grid, bool land);
@@ -205,7 +208,13 @@ class GridStepper {
   void step_strip_alone(sparse::SparseGrid& strip, const Rule& rule, uint64_t generations,
                         StripTally& tally, PlaneBlockScratch& scratch) const;
 
+  // session(crew) on the crew this call holds, or on one started for it.
+  void with_crew(const std::function<void(cpu::WorkerCrew&)>& session);
+
   cpu::ParallelTileStepper workers_;
+  // The crew held while a world in strips is stepped from review to
+  // review (null otherwise).
+  cpu::WorkerCrew* crew_ = nullptr;
   // Grids for strips, kept (empty) from one segment to the next: during a
   // segment the first strip is the world's own grid, whose emptied former
   // self waits in strip_grids_[0] to take the merge.

@@ -406,7 +406,7 @@ uint64_t GridStepper::step_segment(sparse::SparseGrid& grid, const Rule& rule, u
   // next epoch start without waking a thread. An epoch may span calls: a
   // strip's own tiles are exact at every generation of it, so a call ends
   // where it likes, and a short one exchanges nothing.
-  workers_.with_crew([&](cpu::WorkerCrew& crew) {
+  with_crew([&](cpu::WorkerCrew& crew) {
     while (done < generations && !ends) {
       const uint64_t epoch_end = std::min(segment.epoch_start + sparse::SparseGrid::kMaxStripEpoch,
                                           segment.moving ? ~uint64_t{0} : segment.end);
