@@ -183,6 +183,9 @@ class GridStepper {
     std::vector<uint64_t> epoch_work;
     std::vector<double> seconds;
     std::vector<double> paced_work;
+    // Each cut's lead: work it hands over each epoch beyond the imbalance
+    // (balanced_cut), signed west to east.
+    std::vector<double> leads;
     size_t count() const { return starts.size() + 1; }
   };
   // Cuts `grid` into `strips` for a segment; false where the active tiles'
