@@ -183,9 +183,11 @@ class GridStepper {
     std::vector<uint64_t> epoch_work;
     std::vector<double> seconds;
     std::vector<double> paced_work;
-    // Each cut's lead: work it hands over each epoch beyond the imbalance
-    // (balanced_cut), signed west to east.
+    // Each cut's lead, the work it hands over each epoch beyond its
+    // strips' imbalance, and the way it last moved (both signed west to
+    // east: 1 where the cut moved west, handing the west's columns east).
     std::vector<double> leads;
+    std::vector<int> last_moves;
     size_t count() const { return starts.size() + 1; }
   };
   // Cuts `grid` into `strips` for a segment; false where the active tiles'

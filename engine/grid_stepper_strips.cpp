@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <map>
+#include <limits>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -46,17 +46,15 @@ constexpr size_t kMaxMovingStrips = 2;
 constexpr uint64_t kMinSegment = 2048;
 constexpr uint64_t kSegmentPerRatio = 2048;
 // A cut moves only where the strips beside it took times (their last
-// epoch's work at their paces) differing by more than this share. At 5%,
-// gosper-gun's strips held 2.8% more work east of the cut, where the
-// stream grows, epoch after epoch; a move must pay for itself anyway
-// (kMoveHorizon).
-constexpr double kImbalance = 0.01;
-// How much of each epoch's evening work a cut's lead takes on, at most how
-// much of the strips' planned work it may reach, and how much of it an
-// even epoch keeps.
+// epoch's work at their paces) differing by more than this share, or by
+// its lead (below).
+constexpr double kImbalance = 0.05;
+// A cut's lead: where the strips differ by more than kLeadImbalance, epoch
+// after epoch, the way the cut last moved, it takes on kLeadGain of the
+// difference each epoch, up to kMaxLead of the planned work.
+constexpr double kLeadImbalance = 0.01;
 constexpr double kLeadGain = 0.25;
 constexpr double kMaxLead = 0.25;
-constexpr double kLeadFade = 0.5;
 // Paces: how much each epoch's counts keep of the last; a pace within this
 // factor of its neighbour's is taken to be the same (the cuts then follow
 // the work alone, the same way each run), and one is trusted to be at most
@@ -145,21 +143,69 @@ void copy_columns(sparse::SparseGrid& into, const sparse::SparseGrid& from, int6
   }
 }
 
-// What a strip's active tiles cost to step, by column.
-std::map<int64_t, uint64_t> column_work(const sparse::SparseGrid& grid) {
-  std::map<int64_t, uint64_t> work;
+// What stepping an active tile of a strip costs (the balance's units).
+uint64_t tile_work(const sparse::SparseGrid& grid, size_t i) {
+  return GridStepper::kTileWork + static_cast<uint64_t>(band_count(grid.active_bands()[i]));
+}
+
+bool strip_owns(const sparse::SparseGrid& grid, size_t i) {
+  return grid.owner(grid.active()[i]) == sparse::TileOwner::kCpu;
+}
+
+// What a strip's active tiles cost to step, in all.
+uint64_t planned_work(const sparse::SparseGrid& grid) {
+  uint64_t work = 0;
   for (size_t i = 0; i < grid.active().size(); ++i) {
-    if (grid.owner(grid.active()[i]) != sparse::TileOwner::kCpu) continue;
-    work[grid.map().coord(grid.active()[i]).tx] +=
-        GridStepper::kTileWork + static_cast<uint64_t>(band_count(grid.active_bands()[i]));
+    if (strip_owns(grid, i)) work += tile_work(grid, i);
   }
   return work;
 }
 
-uint64_t total_work(const std::map<int64_t, uint64_t>& work) {
-  uint64_t total = 0;
-  for (const auto& [column, amount] : work) total += amount;
-  return total;
+// The same by column, in column order (columns without an active tile
+// left out). Summed in an array over the active columns' span where that
+// is not much longer than the list (a balance every epoch made a tree of
+// the columns, 30 us a spacefiller's epoch), else sorted.
+using ColumnWork = std::vector<std::pair<int64_t, uint64_t>>;
+ColumnWork column_work(const sparse::SparseGrid& grid) {
+  ColumnWork work;
+  int64_t low = std::numeric_limits<int64_t>::max();
+  int64_t high = std::numeric_limits<int64_t>::min();
+  for (size_t i = 0; i < grid.active().size(); ++i) {
+    if (!strip_owns(grid, i)) continue;
+    const int64_t tx = grid.map().coord(grid.active()[i]).tx;
+    low = std::min(low, tx);
+    high = std::max(high, tx);
+  }
+  if (low > high) return work;
+  const uint64_t span = static_cast<uint64_t>(high - low) + 1;
+  if (span <= 4 * grid.active().size() + 64) {
+    std::vector<uint64_t> by_column(span, 0);
+    for (size_t i = 0; i < grid.active().size(); ++i) {
+      if (!strip_owns(grid, i)) continue;
+      by_column[static_cast<size_t>(grid.map().coord(grid.active()[i]).tx - low)] +=
+          tile_work(grid, i);
+    }
+    for (size_t k = 0; k < span; ++k) {
+      if (by_column[k] != 0) work.emplace_back(low + static_cast<int64_t>(k), by_column[k]);
+    }
+    return work;
+  }
+  for (size_t i = 0; i < grid.active().size(); ++i) {
+    if (strip_owns(grid, i)) {
+      work.emplace_back(grid.map().coord(grid.active()[i]).tx, tile_work(grid, i));
+    }
+  }
+  std::sort(work.begin(), work.end());
+  size_t kept = 0;
+  for (const auto& [column, amount] : work) {
+    if (kept > 0 && work[kept - 1].first == column) {
+      work[kept - 1].second += amount;
+    } else {
+      work[kept++] = {column, amount};
+    }
+  }
+  work.resize(kept);
+  return work;
 }
 
 // The west strip's pace (seconds per unit of work) relative to the
@@ -177,31 +223,37 @@ double relative_pace(double west_seconds, double west_work, double east_seconds,
 // Returns the column to move the cut to (`cut` to leave it), handing
 // whole columns of the slower strip's active tiles to the other, sized
 // by what they plan to step next; each strip keeps kEdge columns or more.
-// `lead`, the cut's own from epoch to epoch, is updated.
+// `lead` and `last_move`, the cut's own from epoch to epoch (see
+// StripSegment), are updated.
 int64_t balanced_cut(const sparse::SparseGrid& west, const sparse::SparseGrid& east, int64_t cut,
-                     double west_time, double east_time, double west_pace, double& lead) {
+                     double west_time, double east_time, double west_pace, double& lead,
+                     int& last_move) {
   if (!(west_time + east_time > 0)) return cut;
   // The work to hand over, in what the strips plan to step next: as much
   // as evens out their times at their paces (positive: west to east), and
-  // the lead that a world drifting across the cut calls for. Handing over
-  // only the imbalance, a cut chasing a moving front settles where the
-  // imbalance moves one column an epoch (a puffer train's strips held
-  // 0.74:1 of the work); the lead adds up what the cut was short, until a
-  // balanced cut moves with the front. Balanced, the lead fades, so that
-  // a cut does not swing about a still world's balance.
+  // the lead. Handing over only the imbalance, a cut chasing a drifting
+  // world settles where the imbalance moves it as fast as the world
+  // drifts: a puffer train's strips held 0.74:1 of the work, and
+  // gosper-gun's 2.8% more east of the cut, where its stream grows, under
+  // kImbalance, for 754 of 764 epochs. The lead adds up what the cut was
+  // short while the imbalance stays, the way the cut last moved: never
+  // against it, where a still world's cut (a spacefiller's) would swing
+  // back and forth across its balance.
   const double imbalance = (west_time - east_time) / (west_time + east_time);
-  const bool uneven = std::abs(imbalance) > kImbalance;
-  if (!uneven) lead *= kLeadFade;
-  if (!uneven && std::abs(lead) < 1) return cut;
-  const std::map<int64_t, uint64_t> west_columns = column_work(west);
-  const std::map<int64_t, uint64_t> east_columns = column_work(east);
-  const double planned = (west_pace * static_cast<double>(total_work(west_columns)) +
-                          static_cast<double>(total_work(east_columns))) /
+  const bool biased = std::abs(imbalance) > kLeadImbalance && imbalance * last_move >= 0;
+  if (!biased || imbalance * lead < 0) lead = 0;
+  if (!biased && std::abs(imbalance) <= kImbalance) return cut;
+  const double planned = (west_pace * static_cast<double>(planned_work(west)) +
+                          static_cast<double>(planned_work(east))) /
                          (west_pace + 1);
-  const double evening = uneven ? imbalance * planned : 0.0;
-  lead = std::clamp(lead + kLeadGain * evening, -planned * kMaxLead, planned * kMaxLead);
-  const double wanted = evening + lead;
+  if (biased) {
+    lead =
+        std::clamp(lead + kLeadGain * imbalance * planned, -planned * kMaxLead, planned * kMaxLead);
+  }
+  const double wanted = (std::abs(imbalance) > kImbalance ? imbalance * planned : 0.0) + lead;
   const double to_move = std::abs(wanted);
+  // A column is taken while its work is under twice what is left to move.
+  if (2 * to_move <= static_cast<double>(GridStepper::kTileWork)) return cut;
   double moved = 0;
   size_t tiles = 0;  // held in the columns handed over
   int64_t to = cut;
@@ -219,20 +271,26 @@ int64_t balanced_cut(const sparse::SparseGrid& west, const sparse::SparseGrid& e
     tiles += more;
     return true;
   };
+  const auto from_cut = [&](const ColumnWork& columns) {
+    return std::lower_bound(columns.begin(), columns.end(), std::pair<int64_t, uint64_t>{cut, 0});
+  };
   if (wanted > 0) {
     // The cut moves west: the east strip takes the west's columns nearest
     // it; the west keeps kEdge or more.
-    for (auto it = west_columns.lower_bound(cut); it != west_columns.begin();) {
+    const ColumnWork columns = column_work(west);
+    for (auto it = from_cut(columns); it != columns.begin();) {
       --it;
       if (it->first < west.strip_first() + kEdge || !take(west, it->first, it->second)) break;
       to = it->first;
     }
   } else {
-    for (auto it = east_columns.lower_bound(cut); it != east_columns.end(); ++it) {
+    const ColumnWork columns = column_work(east);
+    for (auto it = from_cut(columns); it != columns.end(); ++it) {
       if (it->first + kEdge > east.strip_last() || !take(east, it->first, it->second)) break;
       to = it->first + 1;
     }
   }
+  if (to != cut) last_move = wanted > 0 ? 1 : -1;
   return to;
 }
 
@@ -311,6 +369,7 @@ bool GridStepper::cut_strips(sparse::SparseGrid& grid, size_t strips) {
   segment->seconds.assign(count, 0.0);
   segment->paced_work.assign(count, 0.0);
   segment->leads.assign(count - 1, 0.0);
+  segment->last_moves.assign(count - 1, 0);
   while (strip_grids_.size() < count)
     strip_grids_.push_back(std::make_unique<sparse::SparseGrid>());
   const std::vector<int64_t>& cuts = segment->starts;
@@ -397,10 +456,10 @@ void GridStepper::balance_strips(sparse::SparseGrid& grid) {
   for (size_t k = 0; k + 1 < segment.count(); ++k) {
     const double pace = relative_pace(segment.seconds[k], segment.paced_work[k],
                                       segment.seconds[k + 1], segment.paced_work[k + 1]);
-    const int64_t to =
-        balanced_cut(strip(grid, k), strip(grid, k + 1), starts[k],
-                     pace * static_cast<double>(segment.epoch_work[k]),
-                     static_cast<double>(segment.epoch_work[k + 1]), pace, segment.leads[k]);
+    const int64_t to = balanced_cut(strip(grid, k), strip(grid, k + 1), starts[k],
+                                    pace * static_cast<double>(segment.epoch_work[k]),
+                                    static_cast<double>(segment.epoch_work[k + 1]), pace,
+                                    segment.leads[k], segment.last_moves[k]);
     if (to == starts[k]) continue;
     move_cut(strip(grid, k), strip(grid, k + 1), starts[k], to);
     starts[k] = to;
