@@ -60,7 +60,10 @@ class Backend {
   virtual std::optional<BBox> bbox() const { return cells().bbox(); }
   // Calls visit(coord, tile) for each tile of cells() holding a live cell,
   // in no particular order. Backends that hold their world as tiles visit
-  // them in place, without copying the world out.
+  // them in place, without copying the world out. A tile stays at its
+  // address through the visit, and no other tile's bits pass through that
+  // address meanwhile (tiles alike may share one): readers remember what
+  // they read by address (bench's WorldDigest).
   using TileVisitor = std::function<void(TileCoord, const Tile&)>;
   virtual void visit_tiles(const TileVisitor& visit) const {
     const CellSet all = cells();

@@ -98,6 +98,30 @@ TEST(WorldDigest, ReadsPopulationHashAndBoxInOnePass) {
   }
 }
 
+// A sleeping agar's tiles share their bits: a tile read again at the same
+// address, at another place, is hashed as the tile it is there, and tiles
+// at addresses that collide in the digest's memory of reads each as its
+// own.
+TEST(WorldDigest, TilesSharingAnAddressAndTilesApartDigestAsTheirCells) {
+  const CellSet field = scattered_cells(3, 500, 0, 0, 64, 64);
+  const Tile& shared = field.tiles().begin()->second;
+  // Tiles 512 bytes apart: every 64th lands on the same remembered read.
+  std::vector<Tile> apart(200);
+  CellSet cells;
+  WorldDigest digest;
+  for (int64_t i = 0; i < 200; ++i) {
+    apart[static_cast<size_t>(i)].set(static_cast<int>(i % 64), static_cast<int>(i / 4), true);
+    for (const auto& [coord, tile] : std::initializer_list<std::pair<TileCoord, const Tile*>>{
+             {{i, -3}, &shared}, {{i, 5}, &apart[static_cast<size_t>(i)]}}) {
+      digest.add(coord, *tile);
+      cells.put_tile(coord, *tile);
+    }
+  }
+  EXPECT_EQ(digest.population(), cells.population());
+  EXPECT_EQ(digest.cell_hash(), cell_hash(cells));
+  EXPECT_EQ(*digest.bbox(), *cells.bbox());
+}
+
 // The check read in parts on several threads: each part's digest and
 // shape hash, merged in any grouping, are the whole's.
 TEST(WorldDigest, DigestsOfPartsMergeIntoTheWholesAsDoShapeHashes) {
