@@ -217,8 +217,8 @@ class GridStepper {
   void with_crew(const std::function<void(cpu::WorkerCrew&)>& session);
 
   cpu::ParallelTileStepper workers_;
-  // The crew held while a world in strips is stepped from review to
-  // review (null otherwise).
+  // The crew of the session under way, which with_crew() reuses (null
+  // between sessions).
   cpu::WorkerCrew* crew_ = nullptr;
   // Grids for strips, kept (empty) from one segment to the next: during a
   // segment the first strip is the world's own grid, whose emptied former

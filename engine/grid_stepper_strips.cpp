@@ -148,6 +148,7 @@ uint64_t tile_work(const sparse::SparseGrid& grid, size_t i) {
   return GridStepper::kTileWork + static_cast<uint64_t>(band_count(grid.active_bands()[i]));
 }
 
+// Whether active tile i is the strip's own (not a copy of a neighbour's).
 bool strip_owns(const sparse::SparseGrid& grid, size_t i) {
   return grid.owner(grid.active()[i]) == sparse::TileOwner::kCpu;
 }
