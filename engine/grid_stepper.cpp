@@ -84,7 +84,7 @@ uint64_t GridStepper::step(sparse::SparseGrid& grid, const Rule& rule, uint64_t 
     // A world in strips keeps one crew from review to review: a crew
     // started for each wakes the workers anew, thousands of times in a
     // puffer train's run.
-    if (segment_ && crew_ == nullptr && workers_.threads() > 1) {
+    if (segment_ && workers_.threads() > 1) {
       with_crew([&](cpu::WorkerCrew&) {
         while (done < generations && segment_) step_to_review();
       });
@@ -111,9 +111,13 @@ void GridStepper::with_crew(const std::function<void(cpu::WorkerCrew&)>& session
   });
 }
 
+bool GridStepper::reviews_at_epoch_ends() const {
+  return segment_ && flights_.flying() <= kFewFlights;
+}
+
 uint64_t GridStepper::review_due(const sparse::SparseGrid& grid) const {
   const uint64_t due = flights_.next_review();
-  if (!segment_ || flights_.flying() > kFewFlights) return due;
+  if (!reviews_at_epoch_ends()) return due;
   // In strips, at the last epoch's end before the flights' due: a review
   // within an epoch is one more stop of both strips, where each waits for
   // the other (a puffer train's run stopped three times an epoch).
@@ -124,11 +128,10 @@ uint64_t GridStepper::review_due(const sparse::SparseGrid& grid) const {
 }
 
 void GridStepper::review_flights(sparse::SparseGrid& grid, bool land) {
-  // In strips, a few gliders fly only where clear to the next epoch's end
-  // (see review_due); many, whose reviews take milliseconds, fly sooner.
-  const bool few = flights_.flying() <= kFewFlights;
-  flights_.set_shortest_horizon(segment_ && few ? sparse::SparseGrid::kMaxStripEpoch + 1
-                                                : GliderFlights::kHorizon);
+  // Reviewed at epochs' ends, gliders fly only where clear to the next
+  // one; many, whose reviews take milliseconds, fly sooner.
+  flights_.set_shortest_horizon(reviews_at_epoch_ends() ? sparse::SparseGrid::kMaxStripEpoch + 1
+                                                        : GliderFlights::kHorizon);
   std::vector<sparse::SparseGrid*> parts = {&grid};
   for (size_t k = 1; segment_ && k < segment_->count(); ++k) parts.push_back(strip_grids_[k].get());
   const bool near_cut = land ? flights_.land_all(parts) : flights_.review(parts);

@@ -119,8 +119,11 @@ class GridStepper {
   // for the `lookahead` generations the call steps in all.
   uint64_t step_world(sparse::SparseGrid& grid, const Rule& rule, uint64_t generations,
                       uint64_t lookahead);
-  // The generation of the next review: the flights' due, or in strips
-  // the last epoch's end before it.
+  // Whether the flights are reviewed at epochs' ends only: a world in
+  // strips with few gliders flying (see kFewFlights).
+  bool reviews_at_epoch_ends() const;
+  // The generation of the next review: the flights' due, or where
+  // reviews_at_epoch_ends() the last epoch's end before it.
   uint64_t review_due(const sparse::SparseGrid& grid) const;
   // A review of the flights (GliderFlights::review), or every glider
   // landed, with a strip exchange where tiles changed.
