@@ -200,32 +200,39 @@ class GliderFlights::Review {
     }
   }
 
-  // How many tiles holding live cells now each coarse square has, the
-  // changes made so far counted.
-  void count_occupied(std::span<sparse::SparseGrid* const> parts, SquareCounts& counts) const {
+  // Which tiles hold live cells now, by coarse square, the changes made
+  // so far counted.
+  void map_occupied(std::span<sparse::SparseGrid* const> parts, SquareTiles& squares) const {
     size_t tiles = work_.size();
     for (const sparse::SparseGrid* grid : parts) tiles += grid->map().held().size();
     // Squares hold up to 16 tiles each; the table grows where they hold fewer.
-    counts.reset(tiles >> (2 * kCoarseTileBits));
-    const auto square = [](TileCoord coord) {
-      return TileCoord{coord.tx >> kCoarseTileBits, coord.ty >> kCoarseTileBits};
-    };
+    squares.reset(tiles >> (2 * kCoarseTileBits));
     for (const sparse::SparseGrid* grid : parts) {
       for (int32_t slot : grid->map().held()) {
         if (grid->map().summary(parity_, slot).nonempty != 0 &&
             grid->owner(slot) == sparse::TileOwner::kCpu) {
-          ++counts.at(square(grid->map().coord(slot)));
+          const TileCoord coord = grid->map().coord(slot);
+          squares.at(square_of(coord)) |= bit_in_square(coord);
         }
       }
     }
     for (const Work& work : work_.used()) {
-      const TileCoord coord = work.coord;
-      const sparse::SparseGrid& grid = *parts_[work.part];
-      const int32_t slot = grid.map().find(coord);
-      const bool was =
-          slot != sparse::TileMap::kAbsent && grid.map().summary(parity_, slot).nonempty != 0;
-      const bool is = !work.tiles[parity_].empty();
-      if (was != is) counts.at(square(coord)) += is ? 1 : -1;
+      uint16_t& tiles_held = squares.at(square_of(work.coord));
+      if (work.tiles[parity_].empty()) {
+        tiles_held &= static_cast<uint16_t>(~bit_in_square(work.coord));
+      } else {
+        tiles_held |= bit_in_square(work.coord);
+      }
+    }
+  }
+
+  // Before putting the glider phase `cells` at `corner` back: marks in the
+  // map each tile it makes hold live cells.
+  static void put_mapped(Cell corner, uint16_t cells, SquareTiles& squares) {
+    for (int bit = 0; bit < 9; ++bit) {
+      if (((cells >> bit) & 1u) == 0) continue;
+      const TileCoord coord{tile_of(corner.x + bit % 3), tile_of(corner.y + bit / 3)};
+      squares.at(square_of(coord)) |= bit_in_square(coord);
     }
   }
 
@@ -233,18 +240,6 @@ class GliderFlights::Review {
   bool holds_cells(TileCoord coord) const {
     if (const Work* work = work_.find(coord)) return !work->tiles[parity_].empty();
     return read(coord, parity_) != nullptr;
-  }
-
-  // Before putting the glider phase `cells` at `corner` back: counts in
-  // the map each tile it makes hold live cells again (a tile with two of
-  // its cells twice, which only says more surely that it holds some).
-  void put_counted(Cell corner, uint16_t cells, SquareCounts& squares) const {
-    for (int bit = 0; bit < 9; ++bit) {
-      if (((cells >> bit) & 1u) == 0) continue;
-      const TileCoord coord{tile_of(corner.x + bit % 3), tile_of(corner.y + bit / 3)};
-      if (!holds_cells(coord))
-        ++squares.at({coord.tx >> kCoarseTileBits, coord.ty >> kCoarseTileBits});
-    }
   }
 
   // Puts the changed tiles into the parts: each imported as the hybrid's
@@ -392,8 +387,30 @@ std::pair<Cell, Cell> GliderFlights::sweep(const Flight& flight, uint64_t genera
   return {low, {high.x + 2, high.y + 2}};
 }
 
-bool GliderFlights::clear_for(const Review& view, const Flight& flight, uint64_t horizon,
-                              bool coarse_only) const {
+bool GliderFlights::no_mapped_tile(int64_t tx0, int64_t ty0, int64_t tx1, int64_t ty1) const {
+  // The tiles of square row (or column) `square` within [first, last], as
+  // bits of one row (or column) of its mask.
+  const auto within = [](int64_t square, int64_t first, int64_t last) {
+    const int64_t low = std::max<int64_t>(first - square * kSquareSide, 0);
+    const int64_t high = std::min<int64_t>(last - square * kSquareSide, kSquareSide - 1);
+    return ((1u << (high + 1)) - 1) & ~((1u << low) - 1);
+  };
+  for (int64_t cy = ty0 >> kCoarseTileBits; cy <= ty1 >> kCoarseTileBits; ++cy) {
+    const unsigned rows = within(cy, ty0, ty1);
+    for (int64_t cx = tx0 >> kCoarseTileBits; cx <= tx1 >> kCoarseTileBits; ++cx) {
+      const uint16_t* held = squares_.find({cx, cy});
+      if (held == nullptr || *held == 0) continue;
+      const unsigned columns = within(cx, tx0, tx1);
+      for (unsigned row_bits = rows; row_bits != 0; row_bits &= row_bits - 1) {
+        const int row = std::countr_zero(row_bits);
+        if (((*held >> (row * kSquareSide)) & columns) != 0) return false;
+      }
+    }
+  }
+  return true;
+}
+
+bool GliderFlights::clear_for(const Review& view, const Flight& flight, uint64_t horizon) const {
   // The rest of the world spreads a cell a generation at most, and a
   // glider it reaches spreads from there (within kDisturbed of the
   // spread): for `horizon` generations none of it may lie within kApart -
@@ -407,17 +424,9 @@ bool GliderFlights::clear_for(const Review& view, const Flight& flight, uint64_t
   if (x0 <= -kFlightRange || y0 <= -kFlightRange || x1 >= kFlightRange || y1 >= kFlightRange) {
     return false;
   }
-  // Coarse squares, then tiles, then (for the shortest) cells.
-  const auto no_square = [&] {
-    for (int64_t cy = coarse_of(y0); cy <= coarse_of(y1); ++cy) {
-      for (int64_t cx = coarse_of(x0); cx <= coarse_of(x1); ++cx) {
-        if (const int* tiles = squares_.find({cx, cy}); tiles != nullptr && *tiles > 0)
-          return false;
-      }
-    }
-    return true;
-  };
+  // Tiles (from the map where made), then (for the shortest) cells.
   const auto no_tile = [&] {
+    if (squares_mapped_) return no_mapped_tile(tile_of(x0), tile_of(y0), tile_of(x1), tile_of(y1));
     for (int64_t ty = tile_of(y0); ty <= tile_of(y1); ++ty) {
       for (int64_t tx = tile_of(x0); tx <= tile_of(x1); ++tx) {
         if (view.holds_cells({tx, ty})) return false;
@@ -425,9 +434,7 @@ bool GliderFlights::clear_for(const Review& view, const Flight& flight, uint64_t
     }
     return true;
   };
-  if (!squares_mapped_) return no_tile() || (horizon == shortest_ && view.clear(x0, y0, x1, y1));
-  return no_square() || (!coarse_only && no_tile()) ||
-         (!coarse_only && horizon == shortest_ && view.clear(x0, y0, x1, y1));
+  return no_tile() || (horizon == shortest_ && view.clear(x0, y0, x1, y1));
 }
 
 uint64_t GliderFlights::clearance(const Review& view, const Flight& flight) const {
@@ -435,17 +442,17 @@ uint64_t GliderFlights::clearance(const Review& view, const Flight& flight) cons
   // from everything keeps the longest), then shorter ones; a new one tries the
   // shortest first, since most stand near the world and fail.
   if (flight.horizon > shortest_) {
-    if (flight.horizon < kMaxHorizon && clear_for(view, flight, 2 * flight.horizon, true)) {
+    if (flight.horizon < kMaxHorizon && clear_for(view, flight, 2 * flight.horizon)) {
       return 2 * flight.horizon;
     }
     for (uint64_t horizon = flight.horizon; horizon >= shortest_; horizon /= 2) {
-      if (clear_for(view, flight, horizon, false)) return horizon;
+      if (clear_for(view, flight, horizon)) return horizon;
     }
     return 0;
   }
   uint64_t cleared = 0;
   for (uint64_t horizon = shortest_; horizon <= kMaxHorizon; horizon *= 2) {
-    if (!clear_for(view, flight, horizon, false)) break;
+    if (!clear_for(view, flight, horizon)) break;
     cleared = horizon;
   }
   return cleared;
@@ -530,7 +537,7 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts) {
   for (const Found& one : found) gliders.push_back(one.flight);
   const auto is_new = [&](size_t i) { return i >= flying_count; };
   for (size_t i = flying_count; i < gliders.size(); ++i) put(view, gliders[i], false);
-  // The coarse map costs a look at every tile held; without it, each
+  // The map costs a look at every tile held; without it, each
   // clearance looks up the tiles around a glider's way (up to about
   // kTilesPerClearance). A few gliders in a large world (a puffer train's
   // strays among its debris) look them up.
@@ -539,13 +546,13 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts) {
   squares_mapped_ =
       coarse_map_ == CoarseMap::kAlways ||
       (coarse_map_ == CoarseMap::kWhereWorthIt && gliders.size() * kTilesPerClearance >= held);
-  if (squares_mapped_) view.count_occupied(parts, squares_);
+  if (squares_mapped_) view.map_occupied(parts, squares_);
   std::vector<char> rest(gliders.size(), 0);
   const auto make_rest = [&](size_t i) {
     rest[i] = 1;
     if (squares_mapped_) {
-      view.put_counted(box(gliders[i]), courses_[gliders[i].course].phases[gliders[i].phase].cells,
-                       squares_);
+      Review::put_mapped(box(gliders[i]),
+                         courses_[gliders[i].course].phases[gliders[i].phase].cells, squares_);
     }
     put(view, gliders[i], true);
   };
@@ -553,7 +560,7 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts) {
   // others, are grounded first: a gun's stream is found at every review
   // and never flies.
   for (size_t i = flying_count; i < gliders.size(); ++i) {
-    if (!clear_for(view, gliders[i], shortest_, false)) make_rest(i);
+    if (!clear_for(view, gliders[i], shortest_)) make_rest(i);
   }
   // Gliders that may meet another within kMaxHorizon are tangled. Two
   // meeting must be within a coarse square of each other (each moves a
@@ -561,19 +568,30 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts) {
   // in: a pair of others was looked at, for kMaxHorizon, when the later
   // of them was; and a pair on the same course is apart for good once
   // apart for a period, so two that flew before are not looked at again.
-  std::vector<std::pair<TileCoord, size_t>> by_square;
+  // Grouped by counting each square's gliders, then placing them: sorting
+  // took a fifth of a review of acorn-field's thousands.
+  const auto square_of_glider = [&](size_t i) {
+    const Cell corner = box(gliders[i]);
+    return TileCoord{coarse_of(corner.x), coarse_of(corner.y)};
+  };
+  square_runs_.reset(gliders.size());
+  size_t grouped = 0;
   for (size_t i = 0; i < gliders.size(); ++i) {
     if (rest[i]) continue;
-    const Cell corner = box(gliders[i]);
-    by_square.push_back({{coarse_of(corner.x), coarse_of(corner.y)}, i});
+    ++square_runs_.at(square_of_glider(i)).end;
+    ++grouped;
   }
-  std::sort(by_square.begin(), by_square.end());
-  square_runs_.reset(by_square.size());
-  for (size_t at = 0; at < by_square.size();) {
-    size_t end = at + 1;
-    while (end < by_square.size() && by_square[end].first == by_square[at].first) ++end;
-    square_runs_.at(by_square[at].first) = {static_cast<int>(at), static_cast<int>(end)};
-    at = end;
+  std::vector<size_t> by_square(grouped);
+  int placed = 0;
+  for (size_t i = 0; i < gliders.size(); ++i) {
+    if (rest[i]) continue;
+    Run& run = square_runs_.at(square_of_glider(i));
+    if (run.begin < 0) {
+      run.begin = placed;
+      placed += run.end;
+      run.end = run.begin;
+    }
+    by_square[static_cast<size_t>(run.end++)] = i;
   }
   // Those that look: the new, those due, and (below) the flying ones
   // near a glider newly tangled, whose clearance counted on it staying a
@@ -582,11 +600,10 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts) {
     const Cell corner = box(gliders[i]);
     for (int64_t dy = -squares; dy <= squares; ++dy) {
       for (int64_t dx = -squares; dx <= squares; ++dx) {
-        const std::pair<int, int>* run =
-            square_runs_.find({coarse_of(corner.x) + dx, coarse_of(corner.y) + dy});
-        const auto [begin, end] = run != nullptr ? *run : std::pair<int, int>{0, 0};
-        for (int at = begin; at < end; ++at) {
-          const size_t j = by_square[static_cast<size_t>(at)].second;
+        const Run* run = square_runs_.find({coarse_of(corner.x) + dx, coarse_of(corner.y) + dy});
+        if (run == nullptr) continue;
+        for (int at = run->begin; at < run->end; ++at) {
+          const size_t j = by_square[static_cast<size_t>(at)];
           if (j != i) visit(j);
         }
       }

@@ -38,9 +38,10 @@
 // exchange follows where tiles changed) and looks for gliders in its
 // active tiles, so gliders fly only while there are a few of them
 // (kMinFleet); where none can fly the search backs off. Whether a glider's
-// way is clear is read from a coarse map of where the world has cells,
-// made at the review from every tile held, where gliders are many, and
-// otherwise from the tiles along its way. A gun's stream never flies:
+// way is clear is read from a map of which tiles hold cells, a 16-bit mask
+// for each coarse square of 4x4 tiles, made at the review from every tile
+// held, where gliders are many, and otherwise from the tiles along its
+// way. A gun's stream never flies:
 // each of its gliders is within reach of the one behind it, down to the
 // gun, and a tile beside a crowded one is not searched.
 #pragma once
@@ -85,7 +86,8 @@ class GliderFlights {
   // took 17% of its one-thread time (bench/RESULTS.md); the floor was 32,
   // and one for each 256 tiles held, while every review mapped them all.
   static constexpr size_t kMinFleet = 4;
-  // The coarse map of where the world has cells: squares of 2^k tiles.
+  // The map of which tiles hold cells is kept by squares of 2^k tiles a
+  // side.
   static constexpr int kCoarseTileBits = 2;
   // About how many tiles one glider's clearance looks up without the map
   // (its way for kMaxHorizon and the reach around it, 600 cells a side).
@@ -300,22 +302,31 @@ class GliderFlights {
     size_t size_ = 0;
     size_t used_ = 0;
   };
-  // How many tiles holding live cells each coarse square has.
-  using SquareCounts = SquareTable<int>;
-  // Where each coarse square's run of a sorted list begins and ends.
-  using SquareRuns = SquareTable<std::pair<int, int>>;
+  // Which tiles of each coarse square hold live cells: bit kSquareSide *
+  // (ty mod kSquareSide) + (tx mod kSquareSide).
+  static constexpr int64_t kSquareSide = int64_t{1} << kCoarseTileBits;
+  using SquareTiles = SquareTable<uint16_t>;
+  static_assert(kSquareSide * kSquareSide == 16, "a square's tiles are one 16-bit mask");
+  // Where each coarse square's run of a list grouped by square begins and
+  // ends.
+  struct Run {
+    int begin = -1;
+    int end = 0;
+  };
+  using SquareRuns = SquareTable<Run>;
   // The corners of the boxes `flight` passes through in the next
   // `generations` (at least 3): the top-left of the first, the bottom-right
   // of the last.
   std::pair<Cell, Cell> sweep(const Flight& flight, uint64_t generations) const;
-  // Whether the world (squares_, then its tiles and cells) leaves
-  // `flight` clear for `horizon` generations.
-  // `coarse_only`: on the coarse squares alone (a cheap first try).
-  bool clear_for(const Review& view, const Flight& flight, uint64_t horizon,
-                 bool coarse_only) const;
+  // Whether the world (its tiles, from squares_ where mapped, then its
+  // cells) leaves `flight` clear for `horizon` generations.
+  bool clear_for(const Review& view, const Flight& flight, uint64_t horizon) const;
+  // Whether squares_ marks no tile of tile columns [tx0, tx1] and rows
+  // [ty0, ty1] as holding cells.
+  bool no_mapped_tile(int64_t tx0, int64_t ty0, int64_t tx1, int64_t ty1) const;
   // How long the world leaves `flight` clear: a new glider shortest_,
   // doubled while clear up to kMaxHorizon; one flying on twice its last
-  // horizon where the coarse squares allow, else its last, halved down to
+  // horizon where the world allows, else its last, halved down to
   // shortest_; or 0.
   uint64_t clearance(const Review& view, const Flight& flight) const;
   // Whether `a` and `b` stay kApart for `generations`.
@@ -323,6 +334,14 @@ class GliderFlights {
   // The coarse square (kCoarseTileBits tiles a side) of a coordinate.
   static int64_t coarse_of(int64_t coordinate) {
     return coordinate >> (kTileBits + kCoarseTileBits);
+  }
+  // The square of a tile, and the tile's bit in the square's mask.
+  static TileCoord square_of(TileCoord tile) {
+    return {tile.tx >> kCoarseTileBits, tile.ty >> kCoarseTileBits};
+  }
+  static uint16_t bit_in_square(TileCoord tile) {
+    return static_cast<uint16_t>(
+        1u << ((tile.ty & (kSquareSide - 1)) * kSquareSide + (tile.tx & (kSquareSide - 1))));
   }
 
   bool rule_flies_ = false;
@@ -337,7 +356,7 @@ class GliderFlights {
   uint64_t generation_ = 0;  // of the last review (or start)
   uint64_t next_review_ = 0;
   uint64_t search_gap_ = kFirstSearchGap;
-  SquareCounts squares_;
+  SquareTiles squares_;
   CoarseMap coarse_map_ = CoarseMap::kWhereWorthIt;
   // Whether this review made squares_ (clear_for reads tiles where not).
   bool squares_mapped_ = false;
