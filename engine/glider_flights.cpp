@@ -40,8 +40,9 @@ int64_t box_gap(Cell a, Cell b) {
 
 // Two sets of cells this far apart or more step independently.
 constexpr int64_t kApart = 3;
-// A tile with more live cells than this is not searched for gliders.
-constexpr uint64_t kMaxSearchCells = 16;
+// A tile with more live cells than this is not searched for gliders, nor
+// one beside it: a gun's stream holds up to about 45 in a tile.
+constexpr uint64_t kMaxSearchCells = 64;
 // Gliders fly only this far inside the plane's range, so that a landing
 // never meets the edge (GridStepper refuses births beyond it).
 constexpr int64_t kFlightRange = int64_t{1} << 61;
@@ -316,8 +317,8 @@ void GliderFlights::put(Review& view, const Flight& flight, bool alive) const {
 }
 
 // Whether a tile beside `slot` holds more than kMaxSearchCells cells: a
-// glider there is too near the rest of the world to fly (a stream from a
-// gun, one just thrown off), so its tile is not searched.
+// glider there is too near the rest of the world to fly (one just thrown
+// off a soup or a gun), so its tile is not searched.
 bool beside_crowd(const sparse::SparseGrid& grid, int32_t slot, int parity) {
   for (int32_t other : grid.map().neighbours(slot)) {
     if (other != sparse::TileMap::kEmptySlot && grid.map().summary(parity, other).nonempty != 0 &&
@@ -529,8 +530,8 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts) {
   // Every glider: those flying, then those found in the tiles, which come
   // out of the tiles for now. A glider is one of: flying; a glider to the
   // others, stepped in the tiles but moving as a glider until the rest
-  // reaches it; or grounded or tangled, the rest of the world to the
-  // others. The maps of where the rest has cells are made with the found
+  // reaches it (grounded ones among them); or tangled, the rest of the
+  // world to the others. The maps of where the rest has cells are made with the found
   // ones out, and count each put back as the rest.
   const size_t flying_count = flights_.size();
   std::vector<Flight> gliders = flights_;
@@ -557,10 +558,12 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts) {
     put(view, gliders[i], true);
   };
   // Found ones the rest leaves no room to fly, however they meet the
-  // others, are grounded first: a gun's stream is found at every review
-  // and never flies.
+  // others, are grounded: they stay in the tiles, gliders to the others.
+  // Made the rest, each grounded the next one along a gun's stream, down
+  // to its end, and no glider of the stream flew.
+  std::vector<char> grounded(gliders.size(), 0);
   for (size_t i = flying_count; i < gliders.size(); ++i) {
-    if (!clear_for(view, gliders[i], shortest_)) make_rest(i);
+    grounded[i] = clear_for(view, gliders[i], shortest_) ? 0 : 1;
   }
   // Gliders that may meet another within kMaxHorizon are tangled. Two
   // meeting must be within a coarse square of each other (each moves a
@@ -568,43 +571,59 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts) {
   // in: a pair of others was looked at, for kMaxHorizon, when the later
   // of them was; and a pair on the same course is apart for good once
   // apart for a period, so two that flew before are not looked at again.
-  // Grouped by counting each square's gliders, then placing them: sorting
-  // took a fifth of a review of acorn-field's thousands.
-  const auto square_of_glider = [&](size_t i) {
+  // Grouped by counting each square's gliders of each course, then placing
+  // them: sorting took a fifth of a review of acorn-field's thousands.
+  std::vector<TileCoord> square_of_glider(gliders.size());
+  for (size_t i = 0; i < gliders.size(); ++i) {
     const Cell corner = box(gliders[i]);
-    return TileCoord{coarse_of(corner.x), coarse_of(corner.y)};
-  };
-  square_runs_.reset(gliders.size());
+    square_of_glider[i] = {coarse_of(corner.x), coarse_of(corner.y)};
+  }
+  // Sized for twice the squares of the last review, where gliders are
+  // more: sized for a square a glider, a gun's stream of thousands filled a
+  // table 30 times too large each review.
+  square_runs_.reset(std::min(gliders.size(), 2 * square_runs_.used()));
   size_t grouped = 0;
   for (size_t i = 0; i < gliders.size(); ++i) {
     if (rest[i]) continue;
-    ++square_runs_.at(square_of_glider(i)).end;
+    ++square_runs_.at(square_of_glider[i]).end[gliders[i].course];
     ++grouped;
   }
   std::vector<size_t> by_square(grouped);
   int placed = 0;
   for (size_t i = 0; i < gliders.size(); ++i) {
     if (rest[i]) continue;
-    Run& run = square_runs_.at(square_of_glider(i));
+    Run& run = square_runs_.at(square_of_glider[i]);
     if (run.begin < 0) {
+      // The counts become where each course's part is filled from.
       run.begin = placed;
-      placed += run.end;
-      run.end = run.begin;
+      uint16_t filled = 0;
+      for (uint16_t& end : run.end) {
+        const uint16_t count = end;
+        end = filled;
+        filled = static_cast<uint16_t>(filled + count);
+      }
+      placed += filled;
     }
-    by_square[static_cast<size_t>(run.end++)] = i;
+    by_square[static_cast<size_t>(run.begin + run.end[gliders[i].course]++)] = i;
   }
   // Those that look: the new, those due, and (below) the flying ones
   // near a glider newly tangled, whose clearance counted on it staying a
-  // glider. Each pair is looked at once, by the first of the two to look.
-  const auto near = [&](size_t i, int64_t squares, const auto& visit) {
+  // glider. Each glider near gliders[i] (within `squares` coarse squares)
+  // is visited, but for those on course `skip`.
+  const auto near = [&](size_t i, int64_t squares, int skip, const auto& visit) {
     const Cell corner = box(gliders[i]);
     for (int64_t dy = -squares; dy <= squares; ++dy) {
       for (int64_t dx = -squares; dx <= squares; ++dx) {
         const Run* run = square_runs_.find({coarse_of(corner.x) + dx, coarse_of(corner.y) + dy});
         if (run == nullptr) continue;
-        for (int at = run->begin; at < run->end; ++at) {
-          const size_t j = by_square[static_cast<size_t>(at)];
-          if (j != i) visit(j);
+        for (int course = 0; course < 4; ++course) {
+          if (course == skip) continue;
+          const int first = course == 0 ? 0 : run->end[static_cast<size_t>(course) - 1];
+          for (int at = run->begin + first; at < run->begin + run->end[static_cast<size_t>(course)];
+               ++at) {
+            const size_t j = by_square[static_cast<size_t>(at)];
+            if (j != i) visit(j);
+          }
         }
       }
     }
@@ -627,15 +646,21 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts) {
     // What it strikes spreads a cell a generation from where they meet:
     // over kMaxHorizon, less than 400 cells from it now, which three
     // coarse squares each way cover.
-    near(i, 3, [&](size_t j) { look(j); });
+    near(i, 3, -1, [&](size_t j) { look(j); });
   };
+  // Two gliders on one course, apart for a period, are apart for good: a
+  // pair of them is looked at only by a new one of the two (both, if both
+  // are, by the first to look), so a glider flying on skips its course
+  // (a gun's stream, thousands on one course, took two thirds of a review
+  // pairing them).
   while (!queue.empty()) {
     const size_t i = queue.back();
     queue.pop_back();
     looked[i] = 1;
-    near(i, 1, [&](size_t j) {
-      if (looked[j] && looking[j]) return;
-      if (!is_new(i) && !is_new(j) && gliders[i].course == gliders[j].course) return;
+    const int course = gliders[i].course;
+    near(i, 1, is_new(i) ? -1 : course, [&](size_t j) {
+      const bool skipped_by_j = !is_new(j) && gliders[j].course == course;
+      if (looked[j] && looking[j] && !skipped_by_j) return;
       if (!apart(gliders[i], gliders[j], kMaxHorizon)) {
         tangle(i);
         tangle(j);
@@ -657,7 +682,7 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts) {
       kept.push_back(i);
       continue;
     }
-    const uint64_t horizon = clearance(view, glider);
+    const uint64_t horizon = grounded[i] ? 0 : clearance(view, glider);
     if (horizon != 0 && (!is_new(i) || found[i - flying_count].liftable)) {
       glider.until = generation + horizon;
       glider.horizon = static_cast<uint16_t>(horizon);

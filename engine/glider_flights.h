@@ -11,10 +11,10 @@
 // gliders are of three kinds:
 //   - flying: out of the tiles, moved by formula;
 //   - gliders to the others: found alone in the tiles and stepped there,
-//     but moving as gliders until something else reaches them;
+//     but moving as gliders until something else reaches them, among them
+//     those that stand too near the rest to fly (grounded);
 //   - the rest of the world, with everything else in the tiles: gliders
-//     that may meet another glider within kMaxHorizon (tangled), or that
-//     stand too near the rest to fly (grounded).
+//     that may meet another glider within kMaxHorizon (tangled).
 // The rest spreads a cell a generation at most, and a glider it reaches
 // then lies within kDisturbed cells of that spread. So a glider may fly
 // for a horizon h if no cell of the rest lies within h + kApart - 1 +
@@ -41,9 +41,9 @@
 // way is clear is read from a map of which tiles hold cells, a 16-bit mask
 // for each coarse square of 4x4 tiles, made at the review from every tile
 // held, where gliders are many, and otherwise from the tiles along its
-// way. A gun's stream never flies:
-// each of its gliders is within reach of the one behind it, down to the
-// gun, and a tile beside a crowded one is not searched.
+// way. A gun's stream flies from a few tiles beyond the gun on: the
+// gliders grounded beside the gun stay gliders to the others, and a pair
+// on one course is looked at only where one of the two is new.
 #pragma once
 
 #include <algorithm>
@@ -257,6 +257,8 @@ class GliderFlights {
       used_ = 0;
       std::fill(entries_.begin(), entries_.begin() + static_cast<ptrdiff_t>(size_), Entry{});
     }
+    // Squares holding a value.
+    size_t used() const { return used_; }
     // The value of `square`, made (Value{}) if new.
     Value& at(TileCoord square) { return entry(square).value; }
     // The value of `square`, or null where it has none.
@@ -307,11 +309,13 @@ class GliderFlights {
   static constexpr int64_t kSquareSide = int64_t{1} << kCoarseTileBits;
   using SquareTiles = SquareTable<uint16_t>;
   static_assert(kSquareSide * kSquareSide == 16, "a square's tiles are one 16-bit mask");
-  // Where each coarse square's run of a list grouped by square begins and
-  // ends.
+  // Where each coarse square's run of a list grouped by square begins, and
+  // where the part of each course within it ends, counted from `begin`
+  // (course c's part begins where c - 1's ends, course 0's at `begin`). A
+  // square holds at most a few thousand gliders, each alone in a 7x7 box.
   struct Run {
     int begin = -1;
-    int end = 0;
+    std::array<uint16_t, 4> end{};
   };
   using SquareRuns = SquareTable<Run>;
   // The corners of the boxes `flight` passes through in the next

@@ -2,8 +2,9 @@
 // stepped whole without them: gliders flying off in every course and
 // landing where a call ends, head-on and crossing meetings after long
 // flights, near misses of still lifes and of each other at every offset,
-// fields of gliders and soups on one thread and in strips, calls of every
-// length, and rules with and without Life's glider.
+// a gun's stream flying off and landing before what it feeds, fields of
+// gliders and soups on one thread and in strips, calls of every length,
+// and rules with and without Life's glider.
 #include "engine/glider_flights.h"
 
 #include <gtest/gtest.h>
@@ -305,9 +306,30 @@ TEST(GliderFlights, AFewStraysBesideALargeStillWorldFlyByDefault) {
   }
 }
 
-TEST(GliderFlights, AGunsStreamMatches) {
+TEST(GliderFlights, AGunsStreamFliesAndMatches) {
   const CellSet gun = patterns::builtin_pattern("gosper-gun").cells;
-  for (int threads : {1, 2}) expect_flights_match_plain(gun, Rule::conway(), threads, {900, 2500});
+  for (int threads : {1, 2}) {
+    EXPECT_GT(expect_flights_match_plain(gun, Rule::conway(), threads, {900, 2500}), 0u)
+        << threads << " threads";
+  }
+  // With the stepper's defaults too: a glider grounded beside the gun once
+  // grounded the next along the stream, and none flew.
+  EXPECT_GT(expect_flown_matches_plain(gun, Rule::conway(), 2, {3000}, GliderFlights::kMinFleet,
+                                       GliderFlights::CoarseMap::kWhereWorthIt),
+            0u);
+}
+
+TEST(GliderFlights, AGunsStreamLandsBeforeTheReactionItFeeds) {
+  // The stream's first glider meets the block at about generation 2400,
+  // and what they leave eats the gliders behind and grows back along the
+  // stream: each must land before it gets there.
+  CellSet cells = patterns::builtin_pattern("gosper-gun").cells;
+  add(cells, block(610, 600));
+  for (int threads : {1, 2}) {
+    EXPECT_GT(expect_flights_match_plain(cells, Rule::conway(), threads, {1500, 2600, 3300, 4500}),
+              0u)
+        << threads << " threads";
+  }
 }
 
 TEST(GliderFlights, HighLifesGlidersFly) {
