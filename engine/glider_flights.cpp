@@ -203,7 +203,7 @@ class GliderFlights::Review {
 
   // Which tiles hold live cells now, by coarse square, the changes made
   // so far counted.
-  void map_occupied(std::span<sparse::SparseGrid* const> parts, SquareTiles& squares) const {
+  void map_occupied(std::span<sparse::SparseGrid* const> parts, OccupiedTiles& squares) const {
     size_t tiles = work_.size();
     for (const sparse::SparseGrid* grid : parts) tiles += grid->map().held().size();
     // Squares hold up to 16 tiles each; the table grows where they hold fewer.
@@ -212,28 +212,25 @@ class GliderFlights::Review {
       for (int32_t slot : grid->map().held()) {
         if (grid->map().summary(parity_, slot).nonempty != 0 &&
             grid->owner(slot) == sparse::TileOwner::kCpu) {
-          const TileCoord coord = grid->map().coord(slot);
-          squares.at(square_of(coord)) |= bit_in_square(coord);
+          squares.mark(grid->map().coord(slot));
         }
       }
     }
     for (const Work& work : work_.used()) {
-      uint16_t& tiles_held = squares.at(square_of(work.coord));
       if (work.tiles[parity_].empty()) {
-        tiles_held &= static_cast<uint16_t>(~bit_in_square(work.coord));
+        squares.unmark(work.coord);
       } else {
-        tiles_held |= bit_in_square(work.coord);
+        squares.mark(work.coord);
       }
     }
   }
 
   // Before putting the glider phase `cells` at `corner` back: marks in the
   // map each tile it makes hold live cells.
-  static void put_mapped(Cell corner, uint16_t cells, SquareTiles& squares) {
+  static void put_mapped(Cell corner, uint16_t cells, OccupiedTiles& squares) {
     for (int bit = 0; bit < 9; ++bit) {
       if (((cells >> bit) & 1u) == 0) continue;
-      const TileCoord coord{tile_of(corner.x + bit % 3), tile_of(corner.y + bit / 3)};
-      squares.at(square_of(coord)) |= bit_in_square(coord);
+      squares.mark({tile_of(corner.x + bit % 3), tile_of(corner.y + bit / 3)});
     }
   }
 
@@ -396,16 +393,31 @@ bool GliderFlights::no_mapped_tile(int64_t tx0, int64_t ty0, int64_t tx1, int64_
     const int64_t high = std::min<int64_t>(last - square * kSquareSide, kSquareSide - 1);
     return ((1u << (high + 1)) - 1) & ~((1u << low) - 1);
   };
-  for (int64_t cy = ty0 >> kCoarseTileBits; cy <= ty1 >> kCoarseTileBits; ++cy) {
-    const unsigned rows = within(cy, ty0, ty1);
-    for (int64_t cx = tx0 >> kCoarseTileBits; cx <= tx1 >> kCoarseTileBits; ++cx) {
-      const uint16_t* held = squares_.find({cx, cy});
-      if (held == nullptr || *held == 0) continue;
-      const unsigned columns = within(cx, tx0, tx1);
-      for (unsigned row_bits = rows; row_bits != 0; row_bits &= row_bits - 1) {
-        const int row = std::countr_zero(row_bits);
-        if (((*held >> (row * kSquareSide)) & columns) != 0) return false;
+  const auto holds_within = [&](TileCoord square) {
+    const uint16_t* held = squares_.find(square);
+    if (held == nullptr || *held == 0) return false;
+    const unsigned columns = within(square.tx, tx0, tx1);
+    for (unsigned rows = within(square.ty, ty0, ty1); rows != 0; rows &= rows - 1) {
+      if (((*held >> (std::countr_zero(rows) * kSquareSide)) & columns) != 0) return true;
+    }
+    return false;
+  };
+  const int64_t cx0 = tx0 >> kCoarseTileBits;
+  const int64_t cx1 = tx1 >> kCoarseTileBits;
+  const int64_t cy0 = ty0 >> kCoarseTileBits;
+  const int64_t cy1 = ty1 >> kCoarseTileBits;
+  if (squares_.marked().size() < static_cast<uint64_t>((cx1 - cx0 + 1) * (cy1 - cy0 + 1))) {
+    for (TileCoord square : squares_.marked()) {
+      if (square.tx >= cx0 && square.tx <= cx1 && square.ty >= cy0 && square.ty <= cy1 &&
+          holds_within(square)) {
+        return false;
       }
+    }
+    return true;
+  }
+  for (int64_t cy = cy0; cy <= cy1; ++cy) {
+    for (int64_t cx = cx0; cx <= cx1; ++cx) {
+      if (holds_within({cx, cy})) return false;
     }
   }
   return true;
@@ -589,6 +601,7 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts) {
     ++grouped;
   }
   std::vector<size_t> by_square(grouped);
+  std::array<size_t, 4> on_course{};
   int placed = 0;
   for (size_t i = 0; i < gliders.size(); ++i) {
     if (rest[i]) continue;
@@ -605,6 +618,7 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts) {
       placed += filled;
     }
     by_square[static_cast<size_t>(run.begin + run.end[gliders[i].course]++)] = i;
+    ++on_course[gliders[i].course];
   }
   // Those that look: the new, those due, and (below) the flying ones
   // near a glider newly tangled, whose clearance counted on it staying a
@@ -658,6 +672,9 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts) {
     queue.pop_back();
     looked[i] = 1;
     const int course = gliders[i].course;
+    // Where every glider shares its course, one flying on has no pair to
+    // look at (a gun's stream: nine squares looked up for nothing).
+    if (!is_new(i) && on_course[static_cast<size_t>(course)] == grouped) continue;
     near(i, 1, is_new(i) ? -1 : course, [&](size_t j) {
       const bool skipped_by_j = !is_new(j) && gliders[j].course == course;
       if (looked[j] && looking[j] && !skipped_by_j) return;

@@ -304,11 +304,38 @@ class GliderFlights {
     size_t size_ = 0;
     size_t used_ = 0;
   };
-  // Which tiles of each coarse square hold live cells: bit kSquareSide *
-  // (ty mod kSquareSide) + (tx mod kSquareSide).
   static constexpr int64_t kSquareSide = int64_t{1} << kCoarseTileBits;
-  using SquareTiles = SquareTable<uint16_t>;
   static_assert(kSquareSide * kSquareSide == 16, "a square's tiles are one 16-bit mask");
+  // Which tiles of each coarse square hold live cells (bit kSquareSide *
+  // (ty mod kSquareSide) + (tx mod kSquareSide) of its mask), and the
+  // squares marked, so that a clearance can read those within its reach
+  // where they are fewer than the squares it covers (a gun's few beside its
+  // stream of thousands).
+  class OccupiedTiles {
+   public:
+    // Empties the map, sized for about `expected` squares.
+    void reset(size_t expected) {
+      masks_.reset(expected);
+      marked_.clear();
+    }
+    void mark(TileCoord tile) {
+      uint16_t& mask = masks_.at(square_of(tile));
+      if (mask == 0) marked_.push_back(square_of(tile));
+      mask |= bit_in_square(tile);
+    }
+    void unmark(TileCoord tile) {
+      masks_.at(square_of(tile)) &= static_cast<uint16_t>(~bit_in_square(tile));
+    }
+    // The mask of `square` (null: none marked there yet).
+    const uint16_t* find(TileCoord square) const { return masks_.find(square); }
+    // Every square a tile was marked in (some perhaps twice, or unmarked
+    // since).
+    std::span<const TileCoord> marked() const { return marked_; }
+
+   private:
+    SquareTable<uint16_t> masks_;
+    std::vector<TileCoord> marked_;
+  };
   // Where each coarse square's run of a list grouped by square begins, and
   // where the part of each course within it ends, counted from `begin`
   // (course c's part begins where c - 1's ends, course 0's at `begin`). A
@@ -360,7 +387,7 @@ class GliderFlights {
   uint64_t generation_ = 0;  // of the last review (or start)
   uint64_t next_review_ = 0;
   uint64_t search_gap_ = kFirstSearchGap;
-  SquareTiles squares_;
+  OccupiedTiles squares_;
   CoarseMap coarse_map_ = CoarseMap::kWhereWorthIt;
   // Whether this review made squares_ (clear_for reads tiles where not).
   bool squares_mapped_ = false;
