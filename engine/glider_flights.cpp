@@ -94,7 +94,8 @@ void GliderFlights::start(uint64_t generation) {
   flights_.clear();
   generation_ = generation;
   search_gap_ = kFirstSearchGap;
-  next_review_ = generation + search_gap_;
+  next_search_ = generation + search_gap_;
+  next_review_ = next_search_;
 }
 
 GliderFlights::Flight GliderFlights::advanced(const Flight& flight, uint64_t generations) const {
@@ -526,7 +527,11 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts) {
   for (Flight& flight : flights_) flight = advanced(flight, generation - generation_);
   generation_ = generation;
   Review view(parts, work_);
-  const std::vector<Found> found = search(view, parts);
+  // The tiles are searched only when the search is due: a review for the
+  // flights' sake alone (a puffer train's strays, at every epoch's end)
+  // searched them each time.
+  const bool searching = generation >= next_search_;
+  const std::vector<Found> found = searching ? search(view, parts) : std::vector<Found>{};
   // A review stops the world's stepping: a glider or two flying do not
   // pay for that. Fewer than min_fleet_ land (or are not lifted), and the
   // search backs off.
@@ -534,8 +539,11 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts) {
     for (const Flight& flight : flights_) put(view, flight, true);
     landed_ += flights_.size();
     flights_.clear();
-    search_gap_ = std::min(2 * search_gap_, kMaxSearchGap);
-    next_review_ = generation + search_gap_;
+    if (searching) {
+      search_gap_ = std::min(2 * search_gap_, kMaxSearchGap);
+      next_search_ = generation + search_gap_;
+    }
+    next_review_ = next_search_;
     return view.commit();
   }
 
@@ -714,7 +722,7 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts) {
   }
   for (size_t i : put_back) put(view, gliders[i], true);
   // Searching again soon pays where gliders were lifted out; where none
-  // could be (a gun's stream, a world without gliders), less and less.
+  // could be (a world without gliders, or none free to fly), less and less.
   std::vector<Flight> flying;
   uint64_t next = generation + kMaxSearchGap;
   bool lifted_now = false;
@@ -726,10 +734,13 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts) {
   }
   landed_ += flying_count - static_cast<size_t>(std::count_if(
                                 kept.begin(), kept.end(), [&](size_t i) { return !is_new(i); }));
-  search_gap_ =
-      lifted_now ? std::max(kFirstSearchGap, shortest_) : std::min(2 * search_gap_, kMaxSearchGap);
+  if (searching) {
+    search_gap_ = lifted_now ? std::max(kFirstSearchGap, shortest_)
+                             : std::min(2 * search_gap_, kMaxSearchGap);
+    next_search_ = generation + search_gap_;
+  }
   flights_.swap(flying);
-  next_review_ = std::min(next, generation + search_gap_);
+  next_review_ = std::min(next, next_search_);
   return view.commit();
 }
 

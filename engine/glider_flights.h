@@ -387,6 +387,7 @@ class GliderFlights {
   uint64_t generation_ = 0;  // of the last review (or start)
   uint64_t next_review_ = 0;
   uint64_t search_gap_ = kFirstSearchGap;
+  uint64_t next_search_ = 0;  // the generation from which a review searches
   OccupiedTiles squares_;
   CoarseMap coarse_map_ = CoarseMap::kWhereWorthIt;
   // Whether this review made squares_ (clear_for reads tiles where not).
