@@ -20,9 +20,10 @@
 // for a horizon h if no cell of the rest lies within h + kApart - 1 +
 // kDisturbed of the boxes it passes through, and no other glider (flying
 // or not) comes within kApart of it in that time. Every pair is looked at
-// when either is new or due, and a glider newly tangled has those flying
-// near it looked at again, since their clearance counted on it moving as
-// a glider. The caller steps the world up to next_review(), which no
+// when either is new or due (a pair on one course, apart for a period and
+// so for good, only when one is new), and a glider newly tangled has those
+// flying near it looked at again, since their clearance counted on it
+// moving as a glider. The caller steps the world up to next_review(), which no
 // clearance outlasts, and calls review(): a glider whose way is no longer
 // clear lands, put back into the tiles exactly as it is then.
 //
@@ -35,9 +36,9 @@
 // neighbours whose border it changed wake).
 //
 // What it costs. A review stops the world's stepping (in strips, an
-// exchange follows where tiles changed) and looks for gliders in its
-// active tiles, so gliders fly only while there are a few of them
-// (kMinFleet); where none can fly the search backs off. Whether a glider's
+// exchange follows where tiles changed) and, when its search is due, looks
+// for gliders in the active tiles, so gliders fly only while there are a
+// few of them (kMinFleet); where none can fly the search backs off. Whether a glider's
 // way is clear is read from a map of which tiles hold cells, a 16-bit mask
 // for each coarse square of 4x4 tiles, made at the review from every tile
 // held, where gliders are many, and otherwise from the tiles along its
