@@ -226,15 +226,6 @@ class GliderFlights::Review {
     }
   }
 
-  // Before putting the glider phase `cells` at `corner` back: marks in the
-  // map each tile it makes hold live cells.
-  static void put_mapped(Cell corner, uint16_t cells, OccupiedTiles& squares) {
-    for (int bit = 0; bit < 9; ++bit) {
-      if (((cells >> bit) & 1u) == 0) continue;
-      squares.mark({tile_of(corner.x + bit % 3), tile_of(corner.y + bit / 3)});
-    }
-  }
-
   // Whether the tile at `coord` holds live cells now.
   bool holds_cells(TileCoord coord) const {
     if (const Work* work = work_.find(coord)) return !work->tiles[parity_].empty();
@@ -532,6 +523,14 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts) {
   // searched them each time.
   const bool searching = generation >= next_search_;
   const std::vector<Found> found = searching ? search(view, parts) : std::vector<Found>{};
+  // Searching again soon pays where gliders were lifted out; where none
+  // could be (a world without gliders, or none free to fly), less and less.
+  const auto schedule_search = [&](bool lifted) {
+    if (!searching) return;
+    search_gap_ =
+        lifted ? std::max(kFirstSearchGap, shortest_) : std::min(2 * search_gap_, kMaxSearchGap);
+    next_search_ = generation + search_gap_;
+  };
   // A review stops the world's stepping: a glider or two flying do not
   // pay for that. Fewer than min_fleet_ land (or are not lifted), and the
   // search backs off.
@@ -539,10 +538,7 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts) {
     for (const Flight& flight : flights_) put(view, flight, true);
     landed_ += flights_.size();
     flights_.clear();
-    if (searching) {
-      search_gap_ = std::min(2 * search_gap_, kMaxSearchGap);
-      next_search_ = generation + search_gap_;
-    }
+    schedule_search(false);
     next_review_ = next_search_;
     return view.commit();
   }
@@ -551,8 +547,8 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts) {
   // out of the tiles for now. A glider is one of: flying; a glider to the
   // others, stepped in the tiles but moving as a glider until the rest
   // reaches it (grounded ones among them); or tangled, the rest of the
-  // world to the others. The maps of where the rest has cells are made with the found
-  // ones out, and count each put back as the rest.
+  // world to the others. The map of where the rest has cells is made with
+  // the found ones out, and marks each put back as the rest.
   const size_t flying_count = flights_.size();
   std::vector<Flight> gliders = flights_;
   for (const Found& one : found) gliders.push_back(one.flight);
@@ -571,9 +567,10 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts) {
   std::vector<char> rest(gliders.size(), 0);
   const auto make_rest = [&](size_t i) {
     rest[i] = 1;
+    // Put back as the rest, its tiles hold live cells again.
     if (squares_mapped_) {
-      Review::put_mapped(box(gliders[i]),
-                         courses_[gliders[i].course].phases[gliders[i].phase].cells, squares_);
+      squares_.mark_glider(box(gliders[i]),
+                           courses_[gliders[i].course].phases[gliders[i].phase].cells);
     }
     put(view, gliders[i], true);
   };
@@ -633,10 +630,10 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts) {
   // glider. Each glider near gliders[i] (within `squares` coarse squares)
   // is visited, but for those on course `skip`.
   const auto near = [&](size_t i, int64_t squares, int skip, const auto& visit) {
-    const Cell corner = box(gliders[i]);
+    const TileCoord home = square_of_glider[i];
     for (int64_t dy = -squares; dy <= squares; ++dy) {
       for (int64_t dx = -squares; dx <= squares; ++dx) {
-        const Run* run = square_runs_.find({coarse_of(corner.x) + dx, coarse_of(corner.y) + dy});
+        const Run* run = square_runs_.find({home.tx + dx, home.ty + dy});
         if (run == nullptr) continue;
         for (int course = 0; course < 4; ++course) {
           if (course == skip) continue;
@@ -721,8 +718,6 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts) {
     kept.clear();
   }
   for (size_t i : put_back) put(view, gliders[i], true);
-  // Searching again soon pays where gliders were lifted out; where none
-  // could be (a world without gliders, or none free to fly), less and less.
   std::vector<Flight> flying;
   uint64_t next = generation + kMaxSearchGap;
   bool lifted_now = false;
@@ -734,11 +729,7 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts) {
   }
   landed_ += flying_count - static_cast<size_t>(std::count_if(
                                 kept.begin(), kept.end(), [&](size_t i) { return !is_new(i); }));
-  if (searching) {
-    search_gap_ = lifted_now ? std::max(kFirstSearchGap, shortest_)
-                             : std::min(2 * search_gap_, kMaxSearchGap);
-    next_search_ = generation + search_gap_;
-  }
+  schedule_search(lifted_now);
   flights_.swap(flying);
   next_review_ = std::min(next, next_search_);
   return view.commit();

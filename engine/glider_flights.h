@@ -23,9 +23,9 @@
 // when either is new or due (a pair on one course, apart for a period and
 // so for good, only when one is new), and a glider newly tangled has those
 // flying near it looked at again, since their clearance counted on it
-// moving as a glider. The caller steps the world up to next_review(), which no
-// clearance outlasts, and calls review(): a glider whose way is no longer
-// clear lands, put back into the tiles exactly as it is then.
+// moving as a glider. The caller steps the world up to next_review(),
+// which no clearance outlasts, and calls review(): a glider whose way is
+// no longer clear lands, put back into the tiles exactly as it is then.
 //
 // Lifting one out must leave the tiles' two generations a world that
 // steps as they did: a glider is lifted only if it stood alone (nothing
@@ -38,13 +38,14 @@
 // What it costs. A review stops the world's stepping (in strips, an
 // exchange follows where tiles changed) and, when its search is due, looks
 // for gliders in the active tiles, so gliders fly only while there are a
-// few of them (kMinFleet); where none can fly the search backs off. Whether a glider's
-// way is clear is read from a map of which tiles hold cells, a 16-bit mask
-// for each coarse square of 4x4 tiles, made at the review from every tile
-// held, where gliders are many, and otherwise from the tiles along its
-// way. A gun's stream flies from a few tiles beyond the gun on: the
-// gliders grounded beside the gun stay gliders to the others, and a pair
-// on one course is looked at only where one of the two is new.
+// few of them (kMinFleet); where none can fly the search backs off.
+// Whether a glider's way is clear is read from a map of which tiles hold
+// cells, a 16-bit mask for each coarse square of 4x4 tiles, made at the
+// review from every tile held, where gliders are many, and otherwise from
+// the tiles along its way. A gun's stream flies from a few tiles beyond
+// the gun on: the gliders grounded beside the gun stay gliders to the
+// others, and a pair on one course is looked at only where one of the two
+// is new.
 #pragma once
 
 #include <algorithm>
@@ -326,6 +327,15 @@ class GliderFlights {
     }
     void unmark(TileCoord tile) {
       masks_.at(square_of(tile)) &= static_cast<uint16_t>(~bit_in_square(tile));
+    }
+    // Marks the tiles of the glider phase `cells` (bit 3 * row + column)
+    // with its box's top-left corner at `corner`.
+    void mark_glider(Cell corner, uint16_t cells) {
+      for (int bit = 0; bit < 9; ++bit) {
+        if (((cells >> bit) & 1u) != 0) {
+          mark({tile_of(corner.x + bit % 3), tile_of(corner.y + bit / 3)});
+        }
+      }
     }
     // The mask of `square` (null: none marked there yet).
     const uint16_t* find(TileCoord square) const { return masks_.find(square); }
