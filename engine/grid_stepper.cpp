@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <span>
 #include <string>
+#include <string_view>
 
 #include "cpu/simd/tile_step.h"
 #include "engine/core/error.h"
@@ -56,18 +58,25 @@ void find_chunk(sparse::SparseGrid& grid, size_t first, size_t count, cpu::TileN
 
 }  // namespace
 
+bool GridStepper::flights_wanted() {
+  const char* setting = std::getenv("GOL_GLIDER_FLIGHTS");
+  return setting == nullptr || std::string_view(setting) != "0";
+}
+
 GridStepper::GridStepper(int threads, cpu::SimdLibrary library)
     : workers_(threads, library),
       cache_bytes_(TorusBlocks::core_cache_bytes()),
       shared_cache_bytes_(TorusBlocks::shared_cache_bytes()) {}
 
-uint64_t GridStepper::step(sparse::SparseGrid& grid, const Rule& rule, uint64_t generations) {
+uint64_t GridStepper::step(sparse::SparseGrid& grid, const Rule& rule, uint64_t generations,
+                           uint64_t lookahead) {
+  lookahead = std::max(lookahead, generations);
   if (!flights_allowed_ || workers_.threads() > GliderFlights::kMaxThreads ||
       grid.map().is_torus() || (!segment_ && !grid.all_cpu())) {
-    return step_world(grid, rule, generations, generations);
+    return step_world(grid, rule, generations, lookahead);
   }
   flights_.set_rule(rule);
-  if (!flights_.rule_flies()) return step_world(grid, rule, generations, generations);
+  if (!flights_.rule_flies()) return step_world(grid, rule, generations, lookahead);
   // The world is stepped up to each review, which the flights' clearance
   // must not outlast, and every glider lands before the call returns, so
   // that the reads between calls find the whole world in the tiles.
@@ -76,7 +85,7 @@ uint64_t GridStepper::step(sparse::SparseGrid& grid, const Rule& rule, uint64_t 
   uint64_t done = 0;
   const auto step_to_review = [&] {
     const uint64_t chunk = std::min(generations - done, review_due(grid) - grid.generation());
-    last_stepped = step_world(grid, rule, chunk, generations - done);
+    last_stepped = step_world(grid, rule, chunk, lookahead - done);
     done += chunk;
     if (done < generations) review_flights(grid, false);
   };

@@ -29,7 +29,11 @@ class GridStepper {
   // Throws RuntimeError, stepping nothing more, when a generation would
   // bear a cell beyond the plane's range (+-2^62), which the grid cannot
   // hold: a clipped pattern would be a wrong answer.
-  uint64_t step(sparse::SparseGrid& grid, const Rule& rule, uint64_t generations);
+  // `lookahead`: the generations the caller expects to step in all, this
+  // call's and the next, for whether cutting strips pays (at least
+  // `generations`).
+  uint64_t step(sparse::SparseGrid& grid, const Rule& rule, uint64_t generations,
+                uint64_t lookahead = 0);
 
   // Tile generations stepped since construction.
   uint64_t tiles_stepped() const { return tiles_stepped_; }
@@ -69,6 +73,10 @@ class GridStepper {
     flights_.set_min_fleet(min_fleet);
     flights_.set_coarse_map(map);
   }
+  // Whether the environment lets gliders fly: GOL_GLIDER_FLIGHTS=0 steps
+  // every glider as the rest of the world (for timing the engine with and
+  // without its flights).
+  static bool flights_wanted();
   const GliderFlights& flights() const { return flights_; }
   // The grids holding the world `grid` steps in: `grid` alone, or while
   // the world is held in strips, each strip (`grid` the first). Either way

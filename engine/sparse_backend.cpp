@@ -2,22 +2,12 @@
 // active tiles stepped by the GridStepper each generation.
 #include "engine/sparse_backend.h"
 
-#include <cstdlib>
-#include <string_view>
-
 #include "engine/core/error.h"
 #include "engine/grid_stepper.h"
 #include "sparse/sparse_grid.h"
 
 namespace gol {
 namespace {
-
-// GOL_GLIDER_FLIGHTS=0 steps every glider as the rest of the world (for
-// timing the engine with and without its flights).
-bool flights_allowed() {
-  const char* setting = std::getenv("GOL_GLIDER_FLIGHTS");
-  return setting == nullptr || std::string_view(setting) != "0";
-}
 
 class SparseBackend final : public Backend {
  public:
@@ -26,7 +16,7 @@ class SparseBackend final : public Backend {
     stats_.threads = stepper_.threads();
     // The grid is all this backend holds: no slot outlives a step() call.
     stepper_.allow_strips(true);
-    stepper_.allow_flights(flights_allowed());
+    stepper_.allow_flights(GridStepper::flights_wanted());
   }
 
   std::string name() const override {
@@ -88,7 +78,11 @@ class SparseBackend final : public Backend {
       }
     });
   }
-  BackendStats stats() const override { return stats_; }
+  BackendStats stats() const override {
+    BackendStats stats = stats_;
+    stats.strip_segments = stepper_.strip_segments();
+    return stats;
+  }
 
  private:
   // `cells`: a CellSet to copy, or one to take apart (SparseGrid::load).

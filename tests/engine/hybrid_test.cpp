@@ -401,6 +401,74 @@ TEST_P(HybridTest, AWorldLeftToTheCpuRunsOnUntilThePartitionPasses) {
   EXPECT_EQ(hybrid->stats().epochs, 5u);
 }
 
+// Pulsars (period 3: always active) on a grid `spacing` cells apart, each
+// inside one tile, too far apart for a block of tiles to count as dense:
+// active tiles enough for two strips that no partition gives the GPU.
+CellSet pulsar_field(int side, int64_t spacing) {
+  const CellSet pulsar = patterns::builtin_pattern("pulsar").cells;
+  CellSet field;
+  for (int row = 0; row < side; ++row) {
+    for (int column = 0; column < side; ++column) {
+      for (const Cell& cell :
+           pulsar.translated(column * spacing + 20, row * spacing + 20).cells()) {
+        field.set(cell);
+      }
+    }
+  }
+  return field;
+}
+
+// Steps the hybrid and simd on one thread (which never cuts strips) through
+// the checkpoints, comparing their cells at each.
+void expect_matches_one_thread(Backend& hybrid, const CellSet& cells,
+                               const std::vector<uint64_t>& checkpoints) {
+  auto simd = make_sparse_backend({.threads = 1}, cpu::SimdLibrary::kHighway);
+  simd->load(cells, Rule::conway(), Topology::plane());
+  uint64_t done = 0;
+  for (uint64_t checkpoint : checkpoints) {
+    hybrid.step(checkpoint - done);
+    simd->step(checkpoint - done);
+    done = checkpoint;
+    EXPECT_EQ(hybrid.population(), simd->population()) << "generation " << checkpoint;
+    EXPECT_TRUE(hybrid.cells() == simd->cells()) << "generation " << checkpoint;
+  }
+}
+
+TEST_P(HybridTest, AWorldLeftToTheCpuIsSteppedInStripsAsSimdSteps) {
+  // No region is worth its cost here, so the CPU holds the world alone and
+  // cuts it into strips as simd does, keeping them from call to call: the
+  // reads between calls must see every strip.
+  HybridOptions options;
+  options.fixed_costs = hybrid::CostModel{};
+  CellSet cells = pulsar_field(7, 600);
+  for (const Cell& cell : patterns::builtin_pattern("acorn").cells.translated(1500, 1800).cells()) {
+    cells.set(cell);
+  }
+  auto hybrid = make(options);
+  hybrid->load(cells, Rule::conway(), Topology::plane());
+  expect_matches_one_thread(*hybrid, cells, {1400, 1700, 3000});
+  EXPECT_EQ(hybrid->stats().tiles_gpu, 0u);
+  EXPECT_GT(hybrid->stats().strip_segments, 0u);
+}
+
+TEST_P(HybridTest, AWorldInStripsIsMergedBeforeARegionIsAdded) {
+  // The spacefiller grows into a cluster that the eager costs give the GPU,
+  // some epochs after the pulsars' world was cut into strips. Regions hold
+  // the grid's slots, so the strips are merged first.
+  CellSet cells = pulsar_field(7, 600);
+  for (const Cell& cell :
+       patterns::builtin_pattern("spacefiller").cells.translated(1500, 1800).cells()) {
+    cells.set(cell);
+  }
+  RegionCalls calls;
+  auto hybrid = make_counted(eager_options(), calls);
+  hybrid->load(cells, Rule::conway(), Topology::plane());
+  ASSERT_EQ(calls.added, 0);
+  expect_matches_one_thread(*hybrid, cells, {400, 1000, 1600});
+  EXPECT_GT(calls.added, 0);
+  EXPECT_GT(hybrid->stats().strip_segments, 0u);
+}
+
 TEST_P(HybridTest, CellsComputedOnTheCpuAreCountedAsTheSimdBackendCountsThem) {
   // With no region, the hybrid steps the same bands as simd: its cells
   // computed are those bands, not whole tiles. (A generation a call: over
