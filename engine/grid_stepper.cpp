@@ -69,18 +69,21 @@ GridStepper::GridStepper(int threads, cpu::SimdLibrary library)
       shared_cache_bytes_(TorusBlocks::shared_cache_bytes()) {}
 
 uint64_t GridStepper::step(sparse::SparseGrid& grid, const Rule& rule, uint64_t generations,
-                           uint64_t lookahead) {
+                           uint64_t lookahead, Landing landing) {
   lookahead = std::max(lookahead, generations);
   if (!flights_allowed_ || workers_.threads() > GliderFlights::kMaxThreads ||
       grid.map().is_torus() || (!segment_ && !grid.all_cpu())) {
+    GOL_CHECK(!flying_);
     return step_world(grid, rule, generations, lookahead);
   }
   flights_.set_rule(rule);
   if (!flights_.rule_flies()) return step_world(grid, rule, generations, lookahead);
   // The world is stepped up to each review, which the flights' clearance
-  // must not outlast, and every glider lands before the call returns, so
-  // that the reads between calls find the whole world in the tiles.
-  flights_.start(grid.generation());
+  // must not outlast, and every glider lands before the call returns (or
+  // before the caller reads the world, with Landing::kLater), so that the
+  // reads between calls find the whole world in the tiles.
+  if (!flying_) flights_.start(grid.generation());
+  flying_ = true;
   uint64_t last_stepped = 0;
   uint64_t done = 0;
   const auto step_to_review = [&] {
@@ -101,8 +104,18 @@ uint64_t GridStepper::step(sparse::SparseGrid& grid, const Rule& rule, uint64_t 
       step_to_review();
     }
   }
-  review_flights(grid, true);
+  if (landing == Landing::kAtEnd) {
+    land_flights(grid);
+  } else if (review_due(grid) == grid.generation()) {
+    review_flights(grid, false);
+  }
   return last_stepped;
+}
+
+void GridStepper::land_flights(sparse::SparseGrid& grid) {
+  if (!flying_) return;
+  review_flights(grid, true);
+  flying_ = false;
 }
 
 void GridStepper::with_crew(const std::function<void(cpu::WorkerCrew&)>& session) {

@@ -31,9 +31,17 @@ class GridStepper {
   // hold: a clipped pattern would be a wrong answer.
   // `lookahead`: the generations the caller expects to step in all, this
   // call's and the next, for whether cutting strips pays (at least
-  // `generations`).
+  // `generations`). Gliders flying (allow_flights) land before it returns,
+  // unless `landing` is kLater: they then fly on into the next call, and
+  // the caller calls land_flights() before it reads or changes the world
+  // or hands step() another.
+  enum class Landing { kAtEnd, kLater };
   uint64_t step(sparse::SparseGrid& grid, const Rule& rule, uint64_t generations,
-                uint64_t lookahead = 0);
+                uint64_t lookahead = 0, Landing landing = Landing::kAtEnd);
+  // Lands every glider still flying from a step() with Landing::kLater.
+  void land_flights(sparse::SparseGrid& grid);
+  // Whether gliders may be flying outside the tiles (until land_flights()).
+  bool flying() const { return flying_; }
 
   // Tile generations stepped since construction.
   uint64_t tiles_stepped() const { return tiles_stepped_; }
@@ -245,6 +253,7 @@ class GridStepper {
   bool strips_allowed_ = false;
   bool flights_allowed_ = false;
   GliderFlights flights_;
+  bool flying_ = false;  // flights started and not landed (Landing::kLater)
   uint64_t strip_segments_ = 0;
   uint64_t cut_moves_ = 0;
   uint64_t plane_blocks_ = 0;

@@ -469,6 +469,24 @@ TEST_P(HybridTest, AWorldInStripsIsMergedBeforeARegionIsAdded) {
   EXPECT_GT(hybrid->stats().strip_segments, 0u);
 }
 
+TEST_P(HybridTest, GlidersFlyOnFromStretchToStretchWhileTheTilesSleep) {
+  // Six gliders leave a block behind: once they fly, no tile is active,
+  // yet the world is not asleep. They stay in flight between the stretches
+  // of one call (a partition pass comes every few hundred generations) and
+  // land before the reads.
+  HybridOptions options;
+  options.fixed_costs = hybrid::CostModel{};
+  const CellSet glider = picture({".O.", "..O", "OOO"}, 0, 0);
+  CellSet cells = picture({"OO", "OO"}, -200, -200);
+  for (int i = 0; i < 6; ++i) {
+    for (const Cell& cell : glider.translated(300 * i, -150 * i).cells()) cells.set(cell);
+  }
+  auto hybrid = make(options);
+  hybrid->load(cells, Rule::conway(), Topology::plane());
+  expect_matches_one_thread(*hybrid, cells, {3000, 3001, 9000});
+  EXPECT_EQ(hybrid->population(), 4u + 6u * 5u);
+}
+
 TEST_P(HybridTest, CellsComputedOnTheCpuAreCountedAsTheSimdBackendCountsThem) {
   // With no region, the hybrid steps the same bands as simd: its cells
   // computed are those bands, not whole tiles. (A generation a call: over
