@@ -171,6 +171,7 @@ std::string summary_json(const RunSummary& s) {
   json.key("cells_computed").value(s.stats.cells_computed);
   json.key("tiles_active").value(s.stats.tiles_active);
   json.key("tiles_total").value(s.stats.tiles_total);
+  json.key("strip_segments").value(s.stats.strip_segments);
   json.key("simd_target").value(s.stats.simd_target);
   json.key("device_seconds").value(s.stats.device_seconds);
   json.key("transfer_seconds").value(s.stats.transfer_seconds);

@@ -16,7 +16,8 @@ TEST_F(CliTest, GliderRunReportsJsonWithEveryDocumentedKey) {
        {"\"generation\":8", "\"population\":5", "\"bbox\":[", "\"rule\":\"B3/S23\"",
         "\"topology\":\"plane\"", "\"backend\":\"bit\"",
         "\"threads\":", "\"seconds\":", "\"cups_effective\":", "\"cups_computed\":",
-        "\"tiles_active\":", "\"tiles_total\":", "\"simd_target\":"}) {
+        "\"tiles_active\":", "\"tiles_total\":", "\"strip_segments\":", "\"simd_target\":",
+        "\"tiles_cpu\":", "\"tiles_gpu\":", "\"epochs\":"}) {
     EXPECT_NE(outcome.out.find(key), std::string::npos) << key << " missing in " << outcome.out;
   }
   EXPECT_EQ(outcome.out.front(), '{');
