@@ -252,10 +252,11 @@ class HybridBackend final : public Backend {
     stats.cells_computed = cpu_cells_computed_ + pool.cells_computed;
     stats.tiles_active = cpu_tiles_last_generation_ + gpu_stepped;
     // In strips each also holds copies of its neighbours' columns.
+    const std::vector<const sparse::SparseGrid*> grids = parts();
     uint64_t tiles = grid_.tile_count();
-    if (in_strips()) {
+    if (grids.size() > 1) {
       tiles = 0;
-      for (const sparse::SparseGrid* part : parts()) tiles += part->cpu_tile_count();
+      for (const sparse::SparseGrid* part : grids) tiles += part->cpu_tile_count();
     }
     stats.tiles_total = tiles;
     stats.simd_target = cpu::simd_target_name(stepper_.library());
@@ -624,17 +625,18 @@ class HybridBackend final : public Backend {
                                   std::span<const gpu::RegionActivity> regions) const {
     hybrid::ActivityBlocks active(options_.clusters.block, torus_);
     std::vector<int64_t> active_ghosts(regions_.size(), 0);
+    // In strips there is no region, and a strip's copies of its
+    // neighbours' columns (not the CPU's own) count for none.
     for (const sparse::SparseGrid* part : parts()) {
       for (int32_t slot : part->active()) {
-        if (part->owner(slot) == TileOwner::kCpu) active.add(part->map().coord(slot));
-      }
-    }
-    // Ghosts, only where regions are (and the grid is whole).
-    for (int32_t slot : grid_.active()) {
-      const TileCoord coord = grid_.map().coord(slot);
-      if (grid_.owner(slot) == TileOwner::kCpu) continue;
-      for (size_t i = 0; i < regions_.size(); ++i) {
-        if (hybrid::rect_contains(regions_[i].rect, coord, torus_)) ++active_ghosts[i];
+        const TileCoord coord = part->map().coord(slot);
+        if (part->owner(slot) == TileOwner::kCpu) {
+          active.add(coord);
+          continue;
+        }
+        for (size_t i = 0; i < regions_.size(); ++i) {
+          if (hybrid::rect_contains(regions_[i].rect, coord, torus_)) ++active_ghosts[i];
+        }
       }
     }
     for (size_t i = 0; i < regions_.size(); ++i) {
