@@ -43,6 +43,10 @@ constexpr int64_t kApart = 3;
 // A tile with more live cells than this is not searched for gliders, nor
 // one beside it: a gun's stream holds up to about 45 in a tile.
 constexpr uint64_t kMaxSearchCells = 64;
+// The pieces a review's reads are shared out in: active tiles searched,
+// and gliders whose clearance is found.
+constexpr size_t kSearchPiece = 256;
+constexpr size_t kClearancePiece = 32;
 // Gliders fly only this far inside the plane's range, so that a landing
 // never meets the edge (GridStepper refuses births beyond it).
 constexpr int64_t kFlightRange = int64_t{1} << 61;
@@ -318,49 +322,87 @@ bool beside_crowd(const sparse::SparseGrid& grid, int32_t slot, int parity) {
   return false;
 }
 
-std::vector<GliderFlights::Found> GliderFlights::search(
-    const Review& view, std::span<sparse::SparseGrid* const> parts) const {
-  const int now = view.parity();
+void GliderFlights::for_each_index(size_t count, size_t piece, const ForEach& for_each,
+                                   const std::function<void(size_t)>& body) {
+  const size_t pieces = (count + piece - 1) / piece;
+  const auto run = [&](size_t first, size_t last) {
+    for (size_t i = first * piece; i < std::min(count, last * piece); ++i) body(i);
+  };
+  if (!for_each || pieces < 2) {
+    run(0, pieces);
+    return;
+  }
+  for_each(pieces, run);
+}
+
+std::vector<GliderFlights::Found> GliderFlights::search(const Review& view,
+                                                        std::span<sparse::SparseGrid* const> parts,
+                                                        const ForEach& for_each) {
+  // In pieces of the active lists, each finding its own, joined in order:
+  // what is found does not depend on how the pieces were shared.
+  struct Piece {
+    const sparse::SparseGrid* grid;
+    size_t begin;
+    size_t end;
+  };
+  std::vector<Piece> pieces;
+  for (const sparse::SparseGrid* grid : parts) {
+    const size_t active = grid->active().size();
+    for (size_t begin = 0; begin < active; begin += kSearchPiece) {
+      pieces.push_back({grid, begin, std::min(active, begin + kSearchPiece)});
+    }
+  }
+  if (found_in_.size() < pieces.size()) found_in_.resize(pieces.size());
+  for_each_index(pieces.size(), 1, for_each, [&](size_t i) {
+    found_in_[i].clear();
+    search_tiles(view, *pieces[i].grid, pieces[i].begin, pieces[i].end, found_in_[i]);
+  });
   std::vector<Found> found;
-  for (sparse::SparseGrid* grid : parts) {
-    for (int32_t slot : grid->active()) {
-      if (grid->owner(slot) != sparse::TileOwner::kCpu) continue;
-      const Tile& tile = grid->map().tile(now, slot);
-      if (tile.population() > kMaxSearchCells || beside_crowd(*grid, slot, now)) continue;
-      const TileCoord coord = grid->map().coord(slot);
-      // Each glider is found from its top row's first live cell, which
-      // lies in one tile: its box's corner is that cell or one or two
-      // cells west of it.
-      for (int row = 0; row < kTileSize; ++row) {
-        for (uint64_t bits = tile.rows[static_cast<size_t>(row)]; bits != 0; bits &= bits - 1) {
-          const int column = std::countr_zero(bits);
-          for (int west = 0; west < 3; ++west) {
-            const Cell corner{coord.tx * kTileSize + column - west, coord.ty * kTileSize + row};
-            uint16_t cells = 0;
-            for (int line = 0; line < 3; ++line) {
-              const uint64_t three =
-                  column - west >= 0 && column - west + 3 <= kTileSize && row + line < kTileSize
-                      ? (tile.rows[static_cast<size_t>(row + line)] >> (column - west)) & 7u
-                      : view.row_bits(now, corner.x, corner.y + line, 3);
-              cells |= static_cast<uint16_t>(three << (3 * line));
-            }
-            const int index = by_cells_[cells];
-            if (index < 0 || std::countr_zero(static_cast<unsigned>(cells)) != west) continue;
-            const Phase& phase =
-                courses_[static_cast<size_t>(index / 4)].phases[static_cast<size_t>(index % 4)];
-            const Flight flight{corner.x - phase.dx, corner.y - phase.dy,
-                                static_cast<uint8_t>(index / 4), static_cast<uint8_t>(index % 4)};
-            if (!view.alone(now, corner, cells)) continue;
-            const Flight before = previous(flight);
-            found.push_back(
-                {flight, view.alone(now ^ 1, box(before),
-                                    courses_[before.course].phases[before.phase].cells)});
+  for (size_t i = 0; i < pieces.size(); ++i) {
+    found.insert(found.end(), found_in_[i].begin(), found_in_[i].end());
+  }
+  return found;
+}
+
+void GliderFlights::search_tiles(const Review& view, const sparse::SparseGrid& grid, size_t begin,
+                                 size_t end, std::vector<Found>& found) const {
+  const int now = view.parity();
+  for (size_t at = begin; at < end; ++at) {
+    const int32_t slot = grid.active()[at];
+    if (grid.owner(slot) != sparse::TileOwner::kCpu) continue;
+    const Tile& tile = grid.map().tile(now, slot);
+    if (tile.population() > kMaxSearchCells || beside_crowd(grid, slot, now)) continue;
+    const TileCoord coord = grid.map().coord(slot);
+    // Each glider is found from its top row's first live cell, which
+    // lies in one tile: its box's corner is that cell or one or two
+    // cells west of it.
+    for (int row = 0; row < kTileSize; ++row) {
+      for (uint64_t bits = tile.rows[static_cast<size_t>(row)]; bits != 0; bits &= bits - 1) {
+        const int column = std::countr_zero(bits);
+        for (int west = 0; west < 3; ++west) {
+          const Cell corner{coord.tx * kTileSize + column - west, coord.ty * kTileSize + row};
+          uint16_t cells = 0;
+          for (int line = 0; line < 3; ++line) {
+            const uint64_t three =
+                column - west >= 0 && column - west + 3 <= kTileSize && row + line < kTileSize
+                    ? (tile.rows[static_cast<size_t>(row + line)] >> (column - west)) & 7u
+                    : view.row_bits(now, corner.x, corner.y + line, 3);
+            cells |= static_cast<uint16_t>(three << (3 * line));
           }
+          const int index = by_cells_[cells];
+          if (index < 0 || std::countr_zero(static_cast<unsigned>(cells)) != west) continue;
+          const Phase& phase =
+              courses_[static_cast<size_t>(index / 4)].phases[static_cast<size_t>(index % 4)];
+          const Flight flight{corner.x - phase.dx, corner.y - phase.dy,
+                              static_cast<uint8_t>(index / 4), static_cast<uint8_t>(index % 4)};
+          if (!view.alone(now, corner, cells)) continue;
+          const Flight before = previous(flight);
+          found.push_back({flight, view.alone(now ^ 1, box(before),
+                                              courses_[before.course].phases[before.phase].cells)});
         }
       }
     }
   }
-  return found;
 }
 
 std::pair<Cell, Cell> GliderFlights::sweep(const Flight& flight, uint64_t generations) const {
@@ -513,7 +555,7 @@ bool GliderFlights::apart(const Flight& a, const Flight& b, uint64_t generations
   return true;
 }
 
-bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts) {
+bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts, const ForEach& for_each) {
   const uint64_t generation = parts[0]->generation();
   for (Flight& flight : flights_) flight = advanced(flight, generation - generation_);
   generation_ = generation;
@@ -522,7 +564,7 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts) {
   // flights' sake alone (a puffer train's strays, at every epoch's end)
   // searched them each time.
   const bool searching = generation >= next_search_;
-  const std::vector<Found> found = searching ? search(view, parts) : std::vector<Found>{};
+  const std::vector<Found> found = searching ? search(view, parts, for_each) : std::vector<Found>{};
   // Searching again soon pays where gliders were lifted out; where none
   // could be (a world without gliders, or none free to fly), less and less.
   const auto schedule_search = [&](bool lifted) {
@@ -579,9 +621,10 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts) {
   // Made the rest, each grounded the next one along a gun's stream, down
   // to its end, and no glider of the stream flew.
   std::vector<char> grounded(gliders.size(), 0);
-  for (size_t i = flying_count; i < gliders.size(); ++i) {
+  for_each_index(found.size(), kClearancePiece, for_each, [&](size_t k) {
+    const size_t i = flying_count + k;
     grounded[i] = clear_for(view, gliders[i], shortest_) ? 0 : 1;
-  }
+  });
   // Gliders that may meet another within kMaxHorizon are tangled. Two
   // meeting must be within a coarse square of each other (each moves a
   // quarter of one). Only a glider new or due looks at the pairs it is
@@ -695,6 +738,13 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts) {
   // A glider that flies on or is lifted out may fly shortest_ or more; one
   // that may not lands or stays, a glider to the others, put back once
   // every glider is decided.
+  asking_.clear();
+  for (size_t i = 0; i < gliders.size(); ++i) {
+    if (!rest[i] && looking[i] && !grounded[i]) asking_.push_back(i);
+  }
+  horizons_.assign(gliders.size(), 0);
+  for_each_index(asking_.size(), kClearancePiece, for_each,
+                 [&](size_t k) { horizons_[asking_[k]] = clearance(view, gliders[asking_[k]]); });
   std::vector<size_t> kept;
   std::vector<size_t> put_back;
   for (size_t i = 0; i < gliders.size(); ++i) {
@@ -704,7 +754,7 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts) {
       kept.push_back(i);
       continue;
     }
-    const uint64_t horizon = grounded[i] ? 0 : clearance(view, glider);
+    const uint64_t horizon = horizons_[i];
     if (horizon != 0 && (!is_new(i) || found[i - flying_count].liftable)) {
       glider.until = generation + horizon;
       glider.horizon = static_cast<uint16_t>(horizon);

@@ -53,6 +53,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <utility>
@@ -76,13 +77,14 @@ class GliderFlights {
   // from kHorizon review by review), and no pair of gliders is looked at
   // for longer.
   static constexpr uint64_t kMaxHorizon = 256;
-  // Gliders fly only for a stepper of at most this many threads: the
-  // reviews run on one thread while the others wait, and a glider flown
-  // saves a tile step shared among them all. acorn-field on the 16-core
-  // device host (engine s, with / without flights): 1 thread 0.81-1.15 /
-  // 2.05-2.61, 4 threads 0.42-0.44 / 0.70-0.72, 8 threads 0.36-0.38 /
-  // 0.36-0.39, 16 threads 0.32-0.37 / 0.23-0.24 (bench/RESULTS.md).
-  static constexpr int kMaxThreads = 8;
+  // Gliders fly only for a stepper of at most this many threads: much of
+  // a review runs on one thread while the others wait (the search and the
+  // clearances are shared out only in strips), and a glider flown saves a
+  // tile step shared among them all. On the 16-core device host, engine
+  // s with / without flights, four runs each: at 16 threads acorn-field
+  // 0.234-0.251 / 0.232-0.252, gosper-gun 0.190-0.331 / 0.388-0.465; at 32
+  // acorn-field 0.319-0.339 / 0.273-0.280 (bench/RESULTS.md).
+  static constexpr int kMaxThreads = 16;
   // Gliders fly only while at least this many do. A puffer train's few
   // strays, each keeping up to nine tiles of its plane blocks stepping,
   // took 17% of its one-thread time (bench/RESULTS.md); the floor was 32,
@@ -128,6 +130,13 @@ class GliderFlights {
   // come later: the flights' clearance ends there).
   uint64_t next_review() const { return next_review_; }
   size_t flying() const { return flights_.size(); }
+  // Runs body(begin, end) over [0, count) in pieces, on several threads at
+  // once where it can (the stepper's workers), and returns when all are
+  // done. A review hands it the work that only reads the world: the search
+  // of the tiles and each glider's clearance, about two fifths of a review
+  // of gosper-gun's thousands of gliders.
+  using ForEach =
+      std::function<void(size_t count, const std::function<void(size_t, size_t)>& body)>;
   // At next_review() (every part at the same generation): lands the
   // gliders whose way is no longer clear, lifts out those newly alone and
   // clear, and plans near the tiles changed. `parts` hold the world: each
@@ -136,7 +145,8 @@ class GliderFlights {
   // them into its neighbours' copies. Returns whether a changed tile lies
   // in a column that a neighbouring strip copies: the strips must then
   // exchange before stepping on.
-  bool review(std::span<sparse::SparseGrid* const> parts);
+  // `for_each`, where given, shares out the review's reads.
+  bool review(std::span<sparse::SparseGrid* const> parts, const ForEach& for_each = {});
   // Lands every glider at the parts' generation; returns what review()
   // returns.
   bool land_all(std::span<sparse::SparseGrid* const> parts);
@@ -242,7 +252,15 @@ class GliderFlights {
     Flight flight;
     bool liftable = false;
   };
-  std::vector<Found> search(const Review& view, std::span<sparse::SparseGrid* const> parts) const;
+  std::vector<Found> search(const Review& view, std::span<sparse::SparseGrid* const> parts,
+                            const ForEach& for_each);
+  // The gliders found in active()[begin, end) of `grid`, appended to `found`.
+  void search_tiles(const Review& view, const sparse::SparseGrid& grid, size_t begin, size_t end,
+                    std::vector<Found>& found) const;
+  // body(i) for each i < count: on `for_each` in pieces of `piece` where
+  // there are several, else here.
+  static void for_each_index(size_t count, size_t piece, const ForEach& for_each,
+                             const std::function<void(size_t)>& body);
   // A value for each coarse square: a table of open addressing, rebuilt at
   // each review in the same memory (an unordered_map cost several times as
   // much, and fresh pages for it each review more again).
@@ -405,6 +423,13 @@ class GliderFlights {
   bool squares_mapped_ = false;
   SquareRuns square_runs_;
   WorkArea work_;
+  // A review's scratch, kept from one to the next (fresh memory each
+  // review, with thousands of gliders, cost page faults): what each piece
+  // of the search found, the gliders whose clearance is sought, and each
+  // glider's clearance.
+  std::vector<std::vector<Found>> found_in_;
+  std::vector<size_t> asking_;
+  std::vector<uint64_t> horizons_;
   uint64_t lifted_ = 0;
   uint64_t landed_ = 0;
 };

@@ -10,8 +10,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <cstdlib>
+#include <functional>
 #include <random>
+#include <thread>
 #include <vector>
 
 #include "engine/grid_stepper.h"
@@ -337,7 +341,47 @@ TEST(GliderFlights, HighLifesGlidersFly) {
   EXPECT_GT(expect_flights_match_plain(cells, parse_rule("B36/S23").rule, 2, {600, 1400}), 0u);
 }
 
-TEST(GliderFlights, NoneFlyForMoreThanEightThreads) {
+TEST(GliderFlights, AReviewSharedOutDecidesAsOneAlone) {
+  // Two fleets review copies of one field of 900 gliders, one alone, one
+  // with its reads run on a thread a piece, the last piece first: the same
+  // gliders fly and land, and the tiles hold the same cells.
+  const CellSet cells = random_gliders(31, 900, 9000, true);
+  std::array<sparse::SparseGrid, 2> grids;
+  std::array<GliderFlights, 2> fleets;
+  for (size_t k = 0; k < 2; ++k) {
+    grids[k].load(cells, Topology::plane(), false);
+    fleets[k].set_rule(Rule::conway());
+    fleets[k].set_min_fleet(1);
+    fleets[k].start(0);
+  }
+  std::atomic<int> shared_out{0};
+  const GliderFlights::ForEach on_threads = [&](size_t count,
+                                                const std::function<void(size_t, size_t)>& body) {
+    ++shared_out;
+    std::vector<std::thread> threads;
+    for (size_t i = count; i-- > 0;) threads.emplace_back([&body, i] { body(i, i + 1); });
+    for (std::thread& thread : threads) thread.join();
+  };
+  GridStepper stepper(1, cpu::SimdLibrary::kHighway);
+  for (int review = 0; review < 8; ++review) {
+    const uint64_t due = fleets[0].next_review();
+    ASSERT_EQ(due, fleets[1].next_review()) << "review " << review;
+    std::array<std::array<sparse::SparseGrid*, 1>, 2> parts;
+    for (size_t k = 0; k < 2; ++k) {
+      stepper.step(grids[k], Rule::conway(), due - grids[k].generation());
+      parts[k] = {&grids[k]};
+    }
+    EXPECT_EQ(fleets[0].review(parts[0]), fleets[1].review(parts[1], on_threads));
+    EXPECT_EQ(fleets[0].flying(), fleets[1].flying()) << "review " << review;
+    EXPECT_EQ(fleets[0].lifted(), fleets[1].lifted()) << "review " << review;
+    EXPECT_EQ(fleets[0].landed(), fleets[1].landed()) << "review " << review;
+    EXPECT_TRUE(grids[0].cells() == grids[1].cells()) << "review " << review;
+  }
+  EXPECT_GT(fleets[0].lifted(), 100u);
+  EXPECT_GT(shared_out.load(), 8) << "the reads were shared out in more than one piece";
+}
+
+TEST(GliderFlights, NoneFlyForMoreThanSixteenThreads) {
   const CellSet cells = random_gliders(9, 60, 1500);
   for (int threads : {GliderFlights::kMaxThreads, GliderFlights::kMaxThreads + 1}) {
     sparse::SparseGrid grid;
