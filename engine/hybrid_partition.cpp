@@ -692,11 +692,19 @@ PartitionPlan plan_partition(std::span<const HeldRegion> held, std::span<const C
     const int64_t moving =
         absorbed.empty() ? cluster.active_tiles : activity.count_within(rect, absorbed_rects);
     const double extra_ns = costs.gpu_epoch_ns(rect, torus, generations, 0) - absorbed_ns;
-    const double cpu_ns = costs.cpu_epoch_ns(moving, generations);
+    // A region leaving the CPU no more than a few active tiles also saves
+    // most of what a CPU generation costs beyond its tiles (the crew's
+    // passes, the strips' exchanges: 10-15 us a generation on 16 threads),
+    // without which the breeder's one cluster did not pay its move there
+    // until generation 8191 of 12000, or never.
+    const bool empties_cpu = cpu_active - moving < static_cast<int64_t>(kFewTilesPerGeneration);
+    const double cpu_ns = empties_cpu ? costs.cpu_side_ns(moving, generations)
+                                      : costs.cpu_epoch_ns(moving, generations);
     const bool earns_its_move =
         (cpu_ns - extra_ns) * options.amortize_epochs >= costs.move_ns(rect, absorbed_rects);
     if (moving > 0 && extra_ns <= options.create_ratio * cpu_ns && earns_its_move) {
       plan.push_back({rect, moving + absorbed_active, 0, -1});
+      cpu_active -= moving;
     } else {
       restore();
     }

@@ -30,8 +30,9 @@ struct CostModel {
   double gpu_ns_per_tile = 0;       // one tile of a region's rectangle+ring, one generation
   double transfer_ns_per_byte = 0;  // host<->device, either way
   // One CPU generation whatever it steps (dispatch to the workers,
-  // planning): paid on either partition, so no decision weighs it, but
-  // without it a few tiles would look as dear as the whole generation.
+  // planning): paid on either partition, so that only a region leaving the
+  // CPU but a few active tiles saves it, but without it a few tiles would
+  // look as dear as the whole generation.
   double cpu_generation_ns = 0;
   // Moving one tile onto the GPU or off it (copies both ways, the grid's
   // bookkeeping): what a new or merged region must earn back.

@@ -269,6 +269,27 @@ TEST(HybridPlan, DenseClustersGoToTheGpuAndSparseOnesStay) {
   EXPECT_EQ(plan.add[0], (TileRect{-2, -2, 44, 44}));
 }
 
+TEST(HybridPlan, AClusterLeavingTheCpuAFewTilesSavesItsGenerationsToo) {
+  // 400 dense tiles whose steps alone, at half a nanosecond each, do not
+  // pay for the GPU's epoch; the CPU's generations (3000 ns each) do,
+  // where the region leaves the CPU fewer than 64 active tiles.
+  CostModel costs = simple_costs();
+  costs.cpu_ns_per_tile = 0.5;
+  const auto adds = [&](int scattered) {
+    std::vector<TileCoord> active = filled({0, 0, 20, 20});
+    for (int i = 0; i < scattered; ++i) active.push_back({1000 + 20 * i, 1000});
+    const std::vector<Cluster> clusters = find_clusters(blocks_of(active), kPlane, {});
+    EXPECT_EQ(clusters.size(), 1u) << "the scattered tiles make no cluster";
+    return plan_partition({}, clusters, blocks_of(active), costs, 32, kPlane, PartitionOptions{})
+        .add.size();
+  };
+  EXPECT_EQ(adds(0), 1u);
+  EXPECT_EQ(adds(63), 1u);
+  EXPECT_EQ(adds(64), 0u);
+  costs.cpu_generation_ns = 0;
+  EXPECT_EQ(adds(0), 0u);
+}
+
 TEST(HybridPlan, RegionsReturnAsleepAtOnceAndSparseOnlyWhenOldEnough) {
   const CostModel costs = simple_costs();
   const std::vector<HeldRegion> held = {
