@@ -694,9 +694,10 @@ PartitionPlan plan_partition(std::span<const HeldRegion> held, std::span<const C
     const double extra_ns = costs.gpu_epoch_ns(rect, torus, generations, 0) - absorbed_ns;
     // A region leaving the CPU no more than a few active tiles also saves
     // most of what a CPU generation costs beyond its tiles (the crew's
-    // passes, the strips' exchanges: 10-15 us a generation on 16 threads),
-    // without which the breeder's one cluster did not pay its move there
-    // until generation 8191 of 12000, or never.
+    // passes, the strips' exchanges: learnt at 10-15 us on hybrid-standin
+    // with 8 or 16 threads), without which the breeder's one cluster did
+    // not pay its move on 16 threads until generation 8191 of 12000 there,
+    // and never on the 16-core device host.
     const bool empties_cpu = cpu_active - moving < static_cast<int64_t>(kFewTilesPerGeneration);
     const double cpu_ns = empties_cpu ? costs.cpu_side_ns(moving, generations)
                                       : costs.cpu_epoch_ns(moving, generations);
