@@ -384,18 +384,25 @@ class HybridBackend final : public Backend {
       step_cpu(k);
       return;
     }
+    // A region's first epoch pays for its buffers and, the first time, the
+    // device's start (about 1 ms on the H200 host): learnt from, those kept
+    // the breeder's cluster off the GPU on 16 threads for the rest of the run.
+    const bool learns = options_.calibrate_gpu && !options_.fixed_costs &&
+                        std::none_of(regions_.begin(), regions_.end(),
+                                     [](const Region& region) { return region.epochs_held == 0; });
     auto start = std::chrono::steady_clock::now();
     upload_rings();
     const double device_before = pool_->stats().device_seconds;
     pool_->step_async(k);
-    timings_.upload += seconds_since(start);
-    settle_ghosts();
+    const double launching = seconds_since(start);
+    timings_.upload += launching;
+    const double settling = settle_ghosts();
     step_cpu(k);
     if (meanwhile) meanwhile();
     start = std::chrono::steady_clock::now();
     pool_->wait();
     timings_.wait += seconds_since(start);
-    if (options_.calibrate_gpu && !options_.fixed_costs) {
+    if (learns) {
       uint64_t stepped = 0;
       for (const Region& region : regions_) {
         stepped += static_cast<uint64_t>(region.rect.area() + region.ring.size());
@@ -409,7 +416,9 @@ class HybridBackend final : public Backend {
     }
     start = std::chrono::steady_clock::now();
     queue_ghosts();
-    timings_.ghosts += seconds_since(start);
+    const double queueing = seconds_since(start);
+    timings_.ghosts += queueing;
+    if (learns) costs_.observe_region_host(launching + settling + queueing, regions_.size());
   }
 
   void step_cpu(int k) {
@@ -480,8 +489,9 @@ class HybridBackend final : public Backend {
   // pool runs the next epoch: that epoch needs only the ring, CPU tiles
   // already exact at t+k, and the copies were queued ahead of it. The CPU
   // needs its ghosts before it steps on, and the planner before it plans.
-  void settle_ghosts() {
-    if (!ghosts_queued_) return;
+  // Returns the seconds it took.
+  double settle_ghosts() {
+    if (!ghosts_queued_) return 0;
     const auto start = std::chrono::steady_clock::now();
     pool_->finish_downloads();
     ghosts_queued_ = false;
@@ -498,7 +508,9 @@ class HybridBackend final : public Backend {
     // Quiet ghosts come back as the CPU left them, and a whole-torus region
     // has none: then the active list stands.
     if (!imported_.empty()) grid_.replan_near(imported_);
-    timings_.ghosts += seconds_since(start);
+    const double seconds = seconds_since(start);
+    timings_.ghosts += seconds;
+    return seconds;
   }
 
   void add_region(const TileRect& rect, CarriedTiles& carried) {
@@ -754,12 +766,12 @@ class HybridBackend final : public Backend {
     std::fprintf(stderr,
                  "hybrid: generation %llu: %zu of %zu regions released, %zu added: %zu regions, "
                  "%llu GPU tiles, %zu CPU tiles active; ns: CPU %.2f a tile + %.0f a generation, "
-                 "GPU %.3f a tile + %.0f a region\n",
+                 "GPU %.3f a tile + %.0f a region (host %.0f)\n",
                  static_cast<unsigned long long>(grid_.generation()), plan.release.size(),
                  held_before, plan.add.size(), regions_.size(),
                  static_cast<unsigned long long>(gpu_tiles), grid_.active().size(),
                  model.cpu_ns_per_tile, model.cpu_generation_ns, model.gpu_ns_per_tile,
-                 model.gpu_overhead_ns);
+                 model.gpu_overhead_ns, model.host_ns_per_region);
     for (const TileRect& rect : plan.add) {
       std::fprintf(stderr, "hybrid:   added %lld,%lld %lldx%lld tiles\n",
                    static_cast<long long>(rect.tx), static_cast<long long>(rect.ty),

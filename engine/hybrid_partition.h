@@ -29,6 +29,11 @@ struct CostModel {
   double gpu_overhead_ns = 0;       // one region, one epoch: launch, sync, small copies
   double gpu_ns_per_tile = 0;       // one tile of a region's rectangle+ring, one generation
   double transfer_ns_per_byte = 0;  // host<->device, either way
+  // One region, one epoch, on the host thread, which steps CPU tiles too:
+  // finding its ring and sending it up, the launch, and taking its ghosts
+  // back into the grid (about 58 us an epoch on the device host for a
+  // puffer train's small regions, four times their device overhead).
+  double host_ns_per_region = 0;
   // One CPU generation whatever it steps (dispatch to the workers,
   // planning): paid on either partition, so that only a region leaving the
   // CPU but a few active tiles saves it, but without it a few tiles would
@@ -49,8 +54,8 @@ struct CostModel {
   // that of its generations, or nothing when it has no tile to step.
   double cpu_side_ns(int64_t active_tiles, int generations) const;
   // The region's device time, its ghosts awake on the CPU (they sleep like
-  // CPU tiles, so a quiet margin costs nothing there), and the ring and
-  // ghost tiles crossing the bus.
+  // CPU tiles, so a quiet margin costs nothing there), the ring and ghost
+  // tiles crossing the bus, and the host's work for it.
   double gpu_epoch_ns(const gpu::TileRect& owned, const TorusTiles& torus, int generations,
                       int64_t active_ghosts) const;
 };
@@ -73,6 +78,8 @@ class CostCalibration {
   // tiles stepped took `seconds` on the device. The overhead is learnt from
   // small epochs, the cost per tile from large ones.
   void observe_gpu(double seconds, uint64_t tile_generations, size_t regions);
+  // The host's own work for `regions` regions in one epoch took `seconds`.
+  void observe_region_host(double seconds, size_t regions);
   // Moving `tiles` tiles between the sides took `seconds`.
   void observe_migration(double seconds, uint64_t tiles);
   // A region grew in place by `tiles` tiles, which took `seconds`.

@@ -196,6 +196,14 @@ TEST(HybridCosts, GpuEpochCountsTheRingTheAwakeGhostsAndTheBus) {
   // The whole torus has neither ring nor ghosts.
   EXPECT_DOUBLE_EQ(costs.gpu_epoch_ns({0, 0, 4, 3}, {4, 3}, 2, 0), 1000 + 12 * 2 * 0.5);
   EXPECT_DOUBLE_EQ(costs.cpu_epoch_ns(7, 3), 7 * 3 * 10.0);
+  // The host's work, once a region and epoch either way.
+  costs.host_ns_per_region = 40;
+  EXPECT_DOUBLE_EQ(costs.gpu_epoch_ns({0, 0, 4, 3}, {4, 3}, 2, 0), 1040 + 12 * 2 * 0.5);
+  EXPECT_DOUBLE_EQ(costs.gpu_epoch_ns({0, 0, 4, 3}, kPlane, 2, 0),
+                   1040 + 30 * 2 * 0.5 + (18 + 20) * 516.0);
+  CostCalibration calibration(costs);
+  for (int i = 0; i < 60; ++i) calibration.observe_region_host(3 * 58e-6, 3);
+  EXPECT_NEAR(calibration.model().host_ns_per_region, 58e3, 1);
 }
 
 TEST(HybridCosts, TheCpuSideCostsItsGenerationsOnlyWithTilesToStep) {
