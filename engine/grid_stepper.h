@@ -91,6 +91,8 @@ class GridStepper {
   // the world's cells are the CPU tiles of the parts (SparseGrid's cpu_
   // reads): a strip also holds copies of its neighbours' columns.
   std::vector<const sparse::SparseGrid*> world_parts(const sparse::SparseGrid& grid) const;
+  // The active tiles of the world `grid` steps in, over its parts.
+  size_t world_active(const sparse::SparseGrid& grid) const;
   // Merges a world held in strips back into `grid` (for a caller about to
   // read or change `grid` itself).
   void merge_strips(sparse::SparseGrid& grid);

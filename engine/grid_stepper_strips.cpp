@@ -411,8 +411,7 @@ bool GridStepper::segment_ends(const sparse::SparseGrid& grid) const {
   const StripSegment& segment = *segment_;
   const size_t count = segment.count();
   if (!segment.moving && grid.generation() >= segment.end) return true;
-  size_t active = 0;
-  for (const sparse::SparseGrid* part : world_parts(grid)) active += part->active().size();
+  const size_t active = world_active(grid);
   // Asleep, it jumps ahead whole. Grown active enough for another strip,
   // it is cut again, once its active tiles have doubled (so that a world
   // whose columns allow no more strips is not cut again and again).
@@ -552,6 +551,12 @@ std::vector<const sparse::SparseGrid*> GridStepper::world_parts(
   std::vector<const sparse::SparseGrid*> parts = {&grid};
   for (size_t k = 1; segment_ && k < segment_->count(); ++k) parts.push_back(strip_grids_[k].get());
   return parts;
+}
+
+size_t GridStepper::world_active(const sparse::SparseGrid& grid) const {
+  size_t active = 0;
+  for (const sparse::SparseGrid* part : world_parts(grid)) active += part->active().size();
+  return active;
 }
 
 void GridStepper::step_strip_alone(sparse::SparseGrid& strip, const Rule& rule,

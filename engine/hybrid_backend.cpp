@@ -427,8 +427,7 @@ class HybridBackend final : public Backend {
     // per tile stepped: plane blocks step each active tile's neighbours
     // whole too (the breeder on hybrid-standin, 4 threads on 2 cores: 12.8
     // ns a tile stepped, 28.1 ns an active tile).
-    uint64_t active = 0;
-    for (const sparse::SparseGrid* part : parts()) active += part->active().size();
+    const uint64_t active = stepper_.world_active(grid_);
     const uint64_t cells_before = stepper_.cells_computed();
     const auto start = std::chrono::steady_clock::now();
     // With no region the world is the CPU's alone, as simd's is, and may be
