@@ -262,6 +262,16 @@ TEST(GliderFlights, AFieldOfGlidersMatchesOnOneThreadAndInStrips) {
   }
 }
 
+TEST(GliderFlights, AFleetOfHundredsLandsInPiecesExactly) {
+  // More gliders fly at the call's end than one landing piece holds (256).
+  const CellSet cells = random_gliders(77, 800, 6000, true);
+  for (int threads : {1, 2}) {
+    EXPECT_GT(expect_flown_matches_plain(cells, Rule::conway(), threads, {300, 700}, 1,
+                                         GliderFlights::CoarseMap::kAlways),
+              600u);
+  }
+}
+
 TEST(GliderFlights, SoupsMatch) {
   for (uint64_t seed : {7u, 8u, 9u}) {
     const CellSet soup = patterns::make_soup({160, 160, 0.37, seed});
