@@ -356,14 +356,14 @@ std::vector<GliderFlights::Found> GliderFlights::search(const Review& view,
       pieces.push_back({grid, begin, std::min(active, begin + kSearchPiece)});
     }
   }
-  if (found_in_.size() < pieces.size()) found_in_.resize(pieces.size());
+  if (scratch_.found_in.size() < pieces.size()) scratch_.found_in.resize(pieces.size());
   for_each_index(pieces.size(), 1, for_each, [&](size_t i) {
-    found_in_[i].clear();
-    search_tiles(view, *pieces[i].grid, pieces[i].begin, pieces[i].end, found_in_[i]);
+    scratch_.found_in[i].clear();
+    search_tiles(view, *pieces[i].grid, pieces[i].begin, pieces[i].end, scratch_.found_in[i]);
   });
   std::vector<Found> found;
   for (size_t i = 0; i < pieces.size(); ++i) {
-    found.insert(found.end(), found_in_[i].begin(), found_in_[i].end());
+    found.insert(found.end(), scratch_.found_in[i].begin(), scratch_.found_in[i].end());
   }
   return found;
 }
@@ -596,7 +596,8 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts, const For
   // world to the others. The map of where the rest has cells is made with
   // the found ones out, and marks each put back as the rest.
   const size_t flying_count = flights_.size();
-  std::vector<Flight> gliders = flights_;
+  std::vector<Flight>& gliders = scratch_.gliders;
+  gliders.assign(flights_.begin(), flights_.end());
   for (const Found& one : found) gliders.push_back(one.flight);
   const auto is_new = [&](size_t i) { return i >= flying_count; };
   for (size_t i = flying_count; i < gliders.size(); ++i) put(view, gliders[i], false);
@@ -610,7 +611,8 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts, const For
       coarse_map_ == CoarseMap::kAlways ||
       (coarse_map_ == CoarseMap::kWhereWorthIt && gliders.size() * kTilesPerClearance >= held);
   if (squares_mapped_) view.map_occupied(parts, squares_);
-  std::vector<char> rest(gliders.size(), 0);
+  std::vector<char>& rest = scratch_.rest;
+  rest.assign(gliders.size(), 0);
   const auto make_rest = [&](size_t i) {
     rest[i] = 1;
     // Put back as the rest, its tiles hold live cells again.
@@ -624,7 +626,8 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts, const For
   // others, are grounded: they stay in the tiles, gliders to the others.
   // Made the rest, each grounded the next one along a gun's stream, down
   // to its end, and no glider of the stream flew.
-  std::vector<char> grounded(gliders.size(), 0);
+  std::vector<char>& grounded = scratch_.grounded;
+  grounded.assign(gliders.size(), 0);
   for_each_index(found.size(), kClearancePiece, for_each, [&](size_t k) {
     const size_t i = flying_count + k;
     grounded[i] = clear_for(view, gliders[i], shortest_) ? 0 : 1;
@@ -637,7 +640,8 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts, const For
   // apart for a period, so two that flew before are not looked at again.
   // Grouped by counting each square's gliders of each course, then placing
   // them: sorting took a fifth of a review of acorn-field's thousands.
-  std::vector<TileCoord> square_of_glider(gliders.size());
+  std::vector<TileCoord>& square_of_glider = scratch_.square_of_glider;
+  square_of_glider.resize(gliders.size());
   for (size_t i = 0; i < gliders.size(); ++i) {
     const Cell corner = box(gliders[i]);
     square_of_glider[i] = {coarse_of(corner.x), coarse_of(corner.y)};
@@ -652,7 +656,8 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts, const For
     ++square_runs_.at(square_of_glider[i]).end[gliders[i].course];
     ++grouped;
   }
-  std::vector<size_t> by_square(grouped);
+  std::vector<size_t>& by_square = scratch_.by_square;
+  by_square.resize(grouped);
   std::array<size_t, 4> on_course{};
   int placed = 0;
   for (size_t i = 0; i < gliders.size(); ++i) {
@@ -694,10 +699,14 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts, const For
       }
     }
   };
-  std::vector<char> looking(gliders.size(), 0);
-  std::vector<char> looked(gliders.size(), 0);
-  std::vector<char> tangled(gliders.size(), 0);
-  std::vector<size_t> queue;
+  std::vector<char>& looking = scratch_.looking;
+  std::vector<char>& looked = scratch_.looked;
+  std::vector<char>& tangled = scratch_.tangled;
+  looking.assign(gliders.size(), 0);
+  looked.assign(gliders.size(), 0);
+  tangled.assign(gliders.size(), 0);
+  std::vector<size_t>& queue = scratch_.queue;
+  queue.clear();
   const auto look = [&](size_t i) {
     if (rest[i] || looking[i]) return;
     looking[i] = 1;
@@ -742,15 +751,19 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts, const For
   // A glider that flies on or is lifted out may fly shortest_ or more; one
   // that may not lands or stays, a glider to the others, put back once
   // every glider is decided.
-  asking_.clear();
+  std::vector<size_t>& asking = scratch_.asking;
+  std::vector<uint64_t>& horizons = scratch_.horizons;
+  asking.clear();
   for (size_t i = 0; i < gliders.size(); ++i) {
-    if (!rest[i] && looking[i] && !grounded[i]) asking_.push_back(i);
+    if (!rest[i] && looking[i] && !grounded[i]) asking.push_back(i);
   }
-  horizons_.assign(gliders.size(), 0);
-  for_each_index(asking_.size(), kClearancePiece, for_each,
-                 [&](size_t k) { horizons_[asking_[k]] = clearance(view, gliders[asking_[k]]); });
-  std::vector<size_t> kept;
-  std::vector<size_t> put_back;
+  horizons.assign(gliders.size(), 0);
+  for_each_index(asking.size(), kClearancePiece, for_each,
+                 [&](size_t k) { horizons[asking[k]] = clearance(view, gliders[asking[k]]); });
+  std::vector<size_t>& kept = scratch_.kept;
+  std::vector<size_t>& put_back = scratch_.put_back;
+  kept.clear();
+  put_back.clear();
   for (size_t i = 0; i < gliders.size(); ++i) {
     Flight& glider = gliders[i];
     if (rest[i]) continue;
@@ -758,7 +771,7 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts, const For
       kept.push_back(i);
       continue;
     }
-    const uint64_t horizon = horizons_[i];
+    const uint64_t horizon = horizons[i];
     if (horizon != 0 && (!is_new(i) || found[i - flying_count].liftable)) {
       glider.until = generation + horizon;
       glider.horizon = static_cast<uint16_t>(horizon);
@@ -772,7 +785,8 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts, const For
     kept.clear();
   }
   for (size_t i : put_back) put(view, gliders[i], true);
-  std::vector<Flight> flying;
+  std::vector<Flight>& flying = scratch_.flying;
+  flying.clear();
   uint64_t next = generation + kMaxSearchGap;
   bool lifted_now = false;
   for (size_t i : kept) {

@@ -423,13 +423,21 @@ class GliderFlights {
   bool squares_mapped_ = false;
   SquareRuns square_runs_;
   WorkArea work_;
-  // A review's scratch, kept from one to the next (fresh memory each
-  // review, with thousands of gliders, cost page faults): what each piece
-  // of the search found, the gliders whose clearance is sought, and each
-  // glider's clearance.
-  std::vector<std::vector<Found>> found_in_;
-  std::vector<size_t> asking_;
-  std::vector<uint64_t> horizons_;
+  // A review's scratch, kept from one to the next: vectors of a glider
+  // each, made afresh each review, were mapped and unmapped by the
+  // allocator once a fleet passed about 4000, and their page faults took
+  // about half of a gun's run of 400000 generations (bench/RESULTS.md).
+  struct Scratch {
+    std::vector<std::vector<Found>> found_in;  // what each piece of the search found
+    std::vector<Flight> gliders;               // those flying, then those found
+    std::vector<char> rest, grounded, looking, looked, tangled;  // by glider
+    std::vector<TileCoord> square_of_glider;
+    std::vector<size_t> by_square;  // gliders grouped by square and course
+    std::vector<size_t> queue, asking, kept, put_back;
+    std::vector<uint64_t> horizons;  // each glider's clearance
+    std::vector<Flight> flying;      // the fleet flying on, swapped into flights_
+  };
+  Scratch scratch_;
   uint64_t lifted_ = 0;
   uint64_t landed_ = 0;
 };
