@@ -99,7 +99,9 @@ void GliderFlights::set_rule(const Rule& rule) {
 }
 
 void GliderFlights::start(uint64_t generation) {
-  flights_.clear();
+  fleet_.clear();
+  flying_ = 0;
+  due_.clear();
   generation_ = generation;
   search_gap_ = kFirstSearchGap;
   next_search_ = generation + search_gap_;
@@ -121,6 +123,83 @@ GliderFlights::Flight GliderFlights::advanced(const Flight& flight, uint64_t gen
 Cell GliderFlights::box(const Flight& flight) const {
   const Phase& phase = courses_[flight.course].phases[flight.phase];
   return {flight.x + phase.dx, flight.y + phase.dy};
+}
+
+void GliderFlights::Fleet::clear() {
+  gliders_.clear();
+  free_.clear();
+  count_ = 0;
+  on_course_ = {};
+  for (SquareTable<int32_t>& index : index_) index.reset(0);
+}
+
+TileCoord GliderFlights::Fleet::frame_square(const Flight& flight, uint64_t at,
+                                             const Course& course) {
+  // The periods flown since generation 0: those begun by the generation
+  // this period began (at - phase), rounded down.
+  const auto periods =
+      static_cast<int64_t>((at >> 2) - (flight.phase > (at & 3) ? uint64_t{1} : uint64_t{0}));
+  return {coarse_of(flight.x - periods * course.dx), coarse_of(flight.y - periods * course.dy)};
+}
+
+int32_t GliderFlights::Fleet::add(const Flight& flight, uint64_t at,
+                                  const std::array<Course, 4>& courses) {
+  int32_t id = static_cast<int32_t>(gliders_.size());
+  if (free_.empty()) {
+    gliders_.emplace_back();
+  } else {
+    id = free_.back();
+    free_.pop_back();
+  }
+  Glider& glider = (*this)[id];
+  glider.flight = flight;
+  glider.at = at;
+  glider.square = frame_square(flight, at, courses[flight.course]);
+  glider.stamp = 0;
+  glider.state = 0;
+  glider.used = true;
+  int32_t& head = index_[flight.course].at(glider.square);
+  glider.previous = kNone;
+  glider.next = head - 1;
+  if (glider.next != kNone) (*this)[glider.next].previous = id;
+  head = id + 1;
+  ++count_;
+  ++on_course_[flight.course];
+  return id;
+}
+
+void GliderFlights::Fleet::remove(int32_t id) {
+  Glider& glider = (*this)[id];
+  const int course = glider.flight.course;
+  if (glider.previous != kNone) {
+    (*this)[glider.previous].next = glider.next;
+  } else {
+    index_[static_cast<size_t>(course)].at(glider.square) = glider.next + 1;
+  }
+  if (glider.next != kNone) (*this)[glider.next].previous = glider.previous;
+  glider.used = false;
+  ++glider.version;
+  free_.push_back(id);
+  --count_;
+  --on_course_[static_cast<size_t>(course)];
+  compact(course);
+}
+
+void GliderFlights::Fleet::compact(int course) {
+  SquareTable<int32_t>& index = index_[static_cast<size_t>(course)];
+  const size_t gliders = on_course(course);
+  if (index.used() <= 2 * gliders + 256) return;
+  index.reset(gliders);
+  for (size_t id = 0; id < gliders_.size(); ++id) {
+    Glider& glider = gliders_[id];
+    if (!glider.used || glider.flight.course != course) continue;
+    int32_t& head = index.at(glider.square);
+    glider.previous = kNone;
+    glider.next = head - 1;
+    if (glider.next != kNone)
+      gliders_[static_cast<size_t>(glider.next)].previous = static_cast<int32_t>(id);
+    head = static_cast<int32_t>(id) + 1;
+  }
 }
 
 // One review's view of the world: the parts' tiles, with the changes made
@@ -559,10 +638,155 @@ bool GliderFlights::apart(const Flight& a, const Flight& b, uint64_t generations
   return true;
 }
 
+namespace {
+
+// A glider's state in a review (GliderFlights::Fleet::Glider::state).
+enum GliderState : uint8_t {
+  kNew = 1,       // found in the tiles this review
+  kLiftable = 2,  // found alone at both generations the tiles hold
+  kGrounded = 4,  // found where the rest leaves it no room to fly
+  kListed = 8,    // in the review's list of gliders decided on
+  kLooking = 16,  // its pairs and clearance are looked at
+  kLooked = 32,   // its pairs have been
+  kTangled = 64,  // it may meet another glider: the rest of the world now
+  kKept = 128,    // it flies on, or is lifted out
+};
+
+}  // namespace
+
+GliderFlights::Fleet::Glider& GliderFlights::now(int32_t id) {
+  Fleet::Glider& glider = fleet_[id];
+  if (glider.at != generation_) {
+    glider.flight = advanced(glider.flight, generation_ - glider.at);
+    glider.at = generation_;
+  }
+  if (glider.stamp != stamp_) {
+    glider.stamp = stamp_;
+    glider.state = 0;
+  }
+  return glider;
+}
+
+void GliderFlights::fly_until(int32_t id, uint64_t horizon) {
+  Fleet::Glider& glider = fleet_[id];
+  glider.flight.until = generation_ + horizon;
+  glider.flight.horizon = static_cast<uint16_t>(horizon);
+  due_.push_back({glider.flight.until, id, glider.version});
+  std::push_heap(due_.begin(), due_.end(), std::greater<>{});
+}
+
+bool GliderFlights::stands_for(const Due& due) const {
+  const Fleet::Glider& glider = fleet_[due.id];
+  return glider.used && glider.version == due.version && glider.flight.until == due.until;
+}
+
+std::optional<int32_t> GliderFlights::take_due(uint64_t before) {
+  while (!due_.empty() && due_.front().until < before) {
+    const Due due = due_.front();
+    std::pop_heap(due_.begin(), due_.end(), std::greater<>{});
+    due_.pop_back();
+    if (stands_for(due)) return due.id;
+  }
+  return std::nullopt;
+}
+
+uint64_t GliderFlights::next_due() {
+  while (!due_.empty() && !stands_for(due_.front())) {
+    std::pop_heap(due_.begin(), due_.end(), std::greater<>{});
+    due_.pop_back();
+  }
+  return due_.empty() ? generation_ + kMaxSearchGap : due_.front().until;
+}
+
+void GliderFlights::land_fleet(Review& view) {
+  fleet_.each([&](int32_t id) {
+    put(view, now(id).flight, true);
+    fleet_.remove(id);
+  });
+  landed_ += flying_;
+  flying_ = 0;
+  due_.clear();
+}
+
+const std::vector<int32_t>& GliderFlights::decide_pairs(std::span<const int32_t> found) {
+  std::vector<int32_t>& listed = scratch_.listed;
+  std::vector<int32_t>& queue = scratch_.queue;
+  listed.clear();
+  queue.clear();
+  const auto list = [&](int32_t id) -> Fleet::Glider& {
+    Fleet::Glider& glider = now(id);
+    if ((glider.state & kListed) == 0) {
+      glider.state |= kListed;
+      listed.push_back(id);
+    }
+    return glider;
+  };
+  const auto look = [&](int32_t id) {
+    Fleet::Glider& glider = list(id);
+    if ((glider.state & kLooking) != 0) return;
+    glider.state |= kLooking;
+    queue.push_back(id);
+  };
+  // Those that look: the new, those due, and (below) the flying ones near
+  // a glider newly tangled, whose clearance counted on it staying a
+  // glider.
+  for (int32_t id : found) look(id);
+  while (const std::optional<int32_t> id = take_due(generation_ + shortest_)) look(*id);
+  // Each glider within `squares` coarse squares of glider `id`, but for
+  // those on course `skip`, is visited.
+  const auto near = [&](int32_t id, int64_t squares, int skip, const auto& visit) {
+    const Flight flight = fleet_[id].flight;
+    for (int course = 0; course < 4; ++course) {
+      if (course == skip) continue;
+      fleet_.near(course, Fleet::frame_square(flight, generation_, courses_[course]), squares,
+                  [&](int32_t other) {
+                    if (other != id) visit(other);
+                  });
+    }
+  };
+  const auto tangle = [&](int32_t id) {
+    Fleet::Glider& glider = list(id);
+    if ((glider.state & kTangled) != 0) return;
+    glider.state |= kTangled;
+    // What it strikes spreads a cell a generation from where they meet:
+    // over kMaxHorizon, less than 400 cells from it now, which three
+    // coarse squares each way cover.
+    near(id, 3, -1, look);
+  };
+  // Gliders that may meet another within kMaxHorizon are tangled. Two
+  // meeting must be within a coarse square of each other (each moves a
+  // quarter of one). Two gliders on one course, apart for a period, are
+  // apart for good: a pair of them is looked at only by a new one of the
+  // two (both, if both are, by the first to look), so a glider flying on
+  // skips its course (a gun's stream, thousands on one course, took two
+  // thirds of a review pairing them).
+  while (!queue.empty()) {
+    const int32_t id = queue.back();
+    queue.pop_back();
+    Fleet::Glider& glider = fleet_[id];
+    glider.state |= kLooked;
+    const int course = glider.flight.course;
+    const bool is_new = (glider.state & kNew) != 0;
+    // Where every glider shares its course, one flying on has no pair to
+    // look at (a gun's stream: nine squares looked up for nothing).
+    if (!is_new && fleet_.on_course(course) == fleet_.size()) continue;
+    near(id, 1, is_new ? -1 : course, [&](int32_t other) {
+      const Fleet::Glider& with = now(other);
+      const bool skipped_by_other = (with.state & kNew) == 0 && with.flight.course == course;
+      if ((with.state & kLooked) != 0 && !skipped_by_other) return;
+      if (!apart(fleet_[id].flight, with.flight, kMaxHorizon)) {
+        tangle(id);
+        tangle(other);
+      }
+    });
+  }
+  return listed;
+}
+
 bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts, const ForEach& for_each) {
   const uint64_t generation = parts[0]->generation();
-  for (Flight& flight : flights_) flight = advanced(flight, generation - generation_);
   generation_ = generation;
+  ++stamp_;
   Review view(parts, work_);
   // The tiles are searched only when the search is due: a review for the
   // flights' sake alone (a puffer train's strays, at every epoch's end)
@@ -580,27 +804,28 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts, const For
   // A review stops the world's stepping: a glider or two flying do not
   // pay for that. Fewer than min_fleet_ land (or are not lifted), and the
   // search backs off.
-  if (found.size() + flights_.size() < min_fleet_) {
-    for (const Flight& flight : flights_) put(view, flight, true);
-    landed_ += flights_.size();
-    flights_.clear();
+  if (found.size() + flying_ < min_fleet_) {
+    land_fleet(view);
     schedule_search(false);
     next_review_ = next_search_;
     return view.commit();
   }
 
-  // Every glider: those flying, then those found in the tiles, which come
-  // out of the tiles for now. A glider is one of: flying; a glider to the
-  // others, stepped in the tiles but moving as a glider until the rest
-  // reaches it (grounded ones among them); or tangled, the rest of the
-  // world to the others. The map of where the rest has cells is made with
-  // the found ones out, and marks each put back as the rest.
-  const size_t flying_count = flights_.size();
-  std::vector<Flight>& gliders = scratch_.gliders;
-  gliders.assign(flights_.begin(), flights_.end());
-  for (const Found& one : found) gliders.push_back(one.flight);
-  const auto is_new = [&](size_t i) { return i >= flying_count; };
-  for (size_t i = flying_count; i < gliders.size(); ++i) put(view, gliders[i], false);
+  // Every glider: those flying, and those found in the tiles, which join
+  // the fleet and come out of the tiles for now. A glider is one of:
+  // flying; a glider to the others, stepped in the tiles but moving as a
+  // glider until the rest reaches it (grounded ones among them); or
+  // tangled, the rest of the world to the others. The map of where the
+  // rest has cells is made with the found ones out, and marks each put
+  // back as the rest.
+  std::vector<int32_t>& found_ids = scratch_.found;
+  found_ids.clear();
+  for (const Found& one : found) {
+    const int32_t id = fleet_.add(one.flight, generation, courses_);
+    now(id).state = kNew | (one.liftable ? kLiftable : 0);
+    found_ids.push_back(id);
+    put(view, one.flight, false);
+  }
   // The map costs a look at every tile held; without it, each
   // clearance looks up the tiles around a glider's way (up to about
   // kTilesPerClearance). A few gliders in a large world (a puffer train's
@@ -609,216 +834,111 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts, const For
   for (const sparse::SparseGrid* grid : parts) held += grid->tile_count();
   squares_mapped_ =
       coarse_map_ == CoarseMap::kAlways ||
-      (coarse_map_ == CoarseMap::kWhereWorthIt && gliders.size() * kTilesPerClearance >= held);
+      (coarse_map_ == CoarseMap::kWhereWorthIt && fleet_.size() * kTilesPerClearance >= held);
   if (squares_mapped_) view.map_occupied(parts, squares_);
-  std::vector<char>& rest = scratch_.rest;
-  rest.assign(gliders.size(), 0);
-  const auto make_rest = [&](size_t i) {
-    rest[i] = 1;
-    // Put back as the rest, its tiles hold live cells again.
-    if (squares_mapped_) {
-      squares_.mark_glider(box(gliders[i]),
-                           courses_[gliders[i].course].phases[gliders[i].phase].cells);
-    }
-    put(view, gliders[i], true);
-  };
   // Found ones the rest leaves no room to fly, however they meet the
   // others, are grounded: they stay in the tiles, gliders to the others.
   // Made the rest, each grounded the next one along a gun's stream, down
   // to its end, and no glider of the stream flew.
-  std::vector<char>& grounded = scratch_.grounded;
-  grounded.assign(gliders.size(), 0);
-  for_each_index(found.size(), kClearancePiece, for_each, [&](size_t k) {
-    const size_t i = flying_count + k;
-    grounded[i] = clear_for(view, gliders[i], shortest_) ? 0 : 1;
+  std::vector<uint64_t>& grounded = scratch_.horizons;
+  grounded.assign(found_ids.size(), 0);
+  for_each_index(found_ids.size(), kClearancePiece, for_each, [&](size_t k) {
+    grounded[k] = clear_for(view, fleet_[found_ids[k]].flight, shortest_) ? 0 : 1;
   });
-  // Gliders that may meet another within kMaxHorizon are tangled. Two
-  // meeting must be within a coarse square of each other (each moves a
-  // quarter of one). Only a glider new or due looks at the pairs it is
-  // in: a pair of others was looked at, for kMaxHorizon, when the later
-  // of them was; and a pair on the same course is apart for good once
-  // apart for a period, so two that flew before are not looked at again.
-  // Grouped by counting each square's gliders of each course, then placing
-  // them: sorting took a fifth of a review of acorn-field's thousands.
-  std::vector<TileCoord>& square_of_glider = scratch_.square_of_glider;
-  square_of_glider.resize(gliders.size());
-  for (size_t i = 0; i < gliders.size(); ++i) {
-    const Cell corner = box(gliders[i]);
-    square_of_glider[i] = {coarse_of(corner.x), coarse_of(corner.y)};
+  for (size_t k = 0; k < found_ids.size(); ++k) {
+    if (grounded[k] != 0) fleet_[found_ids[k]].state |= kGrounded;
   }
-  // Sized for twice the squares of the last review, where gliders are
-  // more: sized for a square a glider, a gun's stream of thousands filled a
-  // table 30 times too large each review.
-  square_runs_.reset(std::min(gliders.size(), 2 * square_runs_.used()));
-  size_t grouped = 0;
-  for (size_t i = 0; i < gliders.size(); ++i) {
-    if (rest[i]) continue;
-    ++square_runs_.at(square_of_glider[i]).end[gliders[i].course];
-    ++grouped;
-  }
-  std::vector<size_t>& by_square = scratch_.by_square;
-  by_square.resize(grouped);
-  std::array<size_t, 4> on_course{};
-  int placed = 0;
-  for (size_t i = 0; i < gliders.size(); ++i) {
-    if (rest[i]) continue;
-    Run& run = square_runs_.at(square_of_glider[i]);
-    if (run.begin < 0) {
-      // The counts become where each course's part is filled from.
-      run.begin = placed;
-      uint16_t filled = 0;
-      for (uint16_t& end : run.end) {
-        const uint16_t count = end;
-        end = filled;
-        filled = static_cast<uint16_t>(filled + count);
-      }
-      placed += filled;
+  const std::vector<int32_t>& listed = decide_pairs(found_ids);
+  // A tangled glider is the rest now: put back into the tiles, whose map
+  // marks it.
+  for (int32_t id : listed) {
+    const Flight& flight = fleet_[id].flight;
+    if ((fleet_[id].state & kTangled) == 0) continue;
+    if (squares_mapped_) {
+      squares_.mark_glider(box(flight), courses_[flight.course].phases[flight.phase].cells);
     }
-    by_square[static_cast<size_t>(run.begin + run.end[gliders[i].course]++)] = i;
-    ++on_course[gliders[i].course];
-  }
-  // Those that look: the new, those due, and (below) the flying ones
-  // near a glider newly tangled, whose clearance counted on it staying a
-  // glider. Each glider near gliders[i] (within `squares` coarse squares)
-  // is visited, but for those on course `skip`.
-  const auto near = [&](size_t i, int64_t squares, int skip, const auto& visit) {
-    const TileCoord home = square_of_glider[i];
-    for (int64_t dy = -squares; dy <= squares; ++dy) {
-      for (int64_t dx = -squares; dx <= squares; ++dx) {
-        const Run* run = square_runs_.find({home.tx + dx, home.ty + dy});
-        if (run == nullptr) continue;
-        for (int course = 0; course < 4; ++course) {
-          if (course == skip) continue;
-          const int first = course == 0 ? 0 : run->end[static_cast<size_t>(course) - 1];
-          for (int at = run->begin + first; at < run->begin + run->end[static_cast<size_t>(course)];
-               ++at) {
-            const size_t j = by_square[static_cast<size_t>(at)];
-            if (j != i) visit(j);
-          }
-        }
-      }
-    }
-  };
-  std::vector<char>& looking = scratch_.looking;
-  std::vector<char>& looked = scratch_.looked;
-  std::vector<char>& tangled = scratch_.tangled;
-  looking.assign(gliders.size(), 0);
-  looked.assign(gliders.size(), 0);
-  tangled.assign(gliders.size(), 0);
-  std::vector<size_t>& queue = scratch_.queue;
-  queue.clear();
-  const auto look = [&](size_t i) {
-    if (rest[i] || looking[i]) return;
-    looking[i] = 1;
-    queue.push_back(i);
-  };
-  for (size_t i = 0; i < gliders.size(); ++i) {
-    if (is_new(i) || gliders[i].until < generation + shortest_) look(i);
-  }
-  const auto tangle = [&](size_t i) {
-    if (tangled[i]) return;
-    tangled[i] = 1;
-    // What it strikes spreads a cell a generation from where they meet:
-    // over kMaxHorizon, less than 400 cells from it now, which three
-    // coarse squares each way cover.
-    near(i, 3, -1, [&](size_t j) { look(j); });
-  };
-  // Two gliders on one course, apart for a period, are apart for good: a
-  // pair of them is looked at only by a new one of the two (both, if both
-  // are, by the first to look), so a glider flying on skips its course
-  // (a gun's stream, thousands on one course, took two thirds of a review
-  // pairing them).
-  while (!queue.empty()) {
-    const size_t i = queue.back();
-    queue.pop_back();
-    looked[i] = 1;
-    const int course = gliders[i].course;
-    // Where every glider shares its course, one flying on has no pair to
-    // look at (a gun's stream: nine squares looked up for nothing).
-    if (!is_new(i) && on_course[static_cast<size_t>(course)] == grouped) continue;
-    near(i, 1, is_new(i) ? -1 : course, [&](size_t j) {
-      const bool skipped_by_j = !is_new(j) && gliders[j].course == course;
-      if (looked[j] && looking[j] && !skipped_by_j) return;
-      if (!apart(gliders[i], gliders[j], kMaxHorizon)) {
-        tangle(i);
-        tangle(j);
-      }
-    });
-  }
-  for (size_t i = 0; i < gliders.size(); ++i) {
-    if (tangled[i]) make_rest(i);
+    put(view, flight, true);
   }
   // A glider that flies on or is lifted out may fly shortest_ or more; one
   // that may not lands or stays, a glider to the others, put back once
   // every glider is decided.
-  std::vector<size_t>& asking = scratch_.asking;
-  std::vector<uint64_t>& horizons = scratch_.horizons;
+  std::vector<int32_t>& asking = scratch_.asking;
+  std::vector<Flight>& flights = scratch_.flights;
   asking.clear();
-  for (size_t i = 0; i < gliders.size(); ++i) {
-    if (!rest[i] && looking[i] && !grounded[i]) asking.push_back(i);
+  flights.clear();
+  for (int32_t id : listed) {
+    const Fleet::Glider& glider = fleet_[id];
+    if ((glider.state & kLooking) != 0 && (glider.state & (kTangled | kGrounded)) == 0) {
+      asking.push_back(id);
+      flights.push_back(glider.flight);
+    }
   }
-  horizons.assign(gliders.size(), 0);
+  std::vector<uint64_t>& horizons = scratch_.horizons;
+  horizons.assign(asking.size(), 0);
   for_each_index(asking.size(), kClearancePiece, for_each,
-                 [&](size_t k) { horizons[asking[k]] = clearance(view, gliders[asking[k]]); });
-  std::vector<size_t>& kept = scratch_.kept;
-  std::vector<size_t>& put_back = scratch_.put_back;
-  kept.clear();
-  put_back.clear();
-  for (size_t i = 0; i < gliders.size(); ++i) {
-    Flight& glider = gliders[i];
-    if (rest[i]) continue;
-    if (!looking[i]) {
-      kept.push_back(i);
-      continue;
-    }
-    const uint64_t horizon = horizons[i];
-    if (horizon != 0 && (!is_new(i) || found[i - flying_count].liftable)) {
-      glider.until = generation + horizon;
-      glider.horizon = static_cast<uint16_t>(horizon);
-      kept.push_back(i);
-    } else {
-      put_back.push_back(i);
+                 [&](size_t k) { horizons[k] = clearance(view, flights[k]); });
+  size_t flying_on = flying_;
+  size_t lifting = 0;
+  for (size_t k = 0; k < asking.size(); ++k) {
+    Fleet::Glider& glider = fleet_[asking[k]];
+    const bool is_new = (glider.state & kNew) != 0;
+    if (horizons[k] != 0 && (!is_new || (glider.state & kLiftable) != 0)) {
+      glider.state |= kKept;
+      lifting += is_new ? 1 : 0;
     }
   }
-  if (kept.size() < min_fleet_) {
-    put_back.insert(put_back.end(), kept.begin(), kept.end());
-    kept.clear();
+  for (int32_t id : listed) {
+    const uint8_t state = fleet_[id].state;
+    if ((state & kNew) == 0 && (state & kKept) == 0) --flying_on;
+    if ((state & kNew) != 0 && (state & kKept) != 0) ++flying_on;
   }
-  for (size_t i : put_back) put(view, gliders[i], true);
-  std::vector<Flight>& flying = scratch_.flying;
-  flying.clear();
-  uint64_t next = generation + kMaxSearchGap;
-  bool lifted_now = false;
-  for (size_t i : kept) {
-    flying.push_back(gliders[i]);
-    next = std::min(next, gliders[i].until);
-    lifted_now = lifted_now || is_new(i);
-    lifted_ += is_new(i) ? 1 : 0;
+  if (flying_on < min_fleet_) {
+    // Too few fly on to pay for reviews: every glider lands, and those
+    // found stay in the tiles.
+    for (int32_t id : listed) fleet_[id].state &= static_cast<uint8_t>(~kKept);
+    lifting = 0;
   }
-  landed_ += flying_count - static_cast<size_t>(std::count_if(
-                                kept.begin(), kept.end(), [&](size_t i) { return !is_new(i); }));
-  schedule_search(lifted_now);
-  flights_.swap(flying);
-  next_review_ = std::min(next, next_search_);
+  // Those decided on: kept ones fly for their clearance; the others go
+  // back into the tiles, landing (tangled ones are there already).
+  for (size_t k = 0; k < asking.size(); ++k) {
+    if ((fleet_[asking[k]].state & kKept) != 0) fly_until(asking[k], horizons[k]);
+  }
+  for (int32_t id : listed) {
+    const Fleet::Glider& glider = fleet_[id];
+    if ((glider.state & kKept) != 0) continue;
+    if ((glider.state & kTangled) == 0) put(view, glider.flight, true);
+    if ((glider.state & kNew) == 0) {
+      ++landed_;
+      --flying_;
+    }
+    fleet_.remove(id);
+  }
+  flying_ += lifting;
+  lifted_ += lifting;
+  if (flying_on < min_fleet_) land_fleet(view);
+  schedule_search(lifting != 0);
+  next_review_ = std::min(next_due(), next_search_);
   return view.commit();
 }
 
 bool GliderFlights::land_all(std::span<sparse::SparseGrid* const> parts) {
-  if (flights_.empty()) return false;
-  const uint64_t generation = parts[0]->generation();
+  if (flying_ == 0) return false;
+  generation_ = parts[0]->generation();
+  std::vector<int32_t>& ids = scratch_.listed;
+  ids.clear();
+  fleet_.each([&](int32_t id) { ids.push_back(id); });
   bool near_cut = false;
-  for (size_t first = 0; first < flights_.size(); first += kLandingPiece) {
+  for (size_t first = 0; first < ids.size(); first += kLandingPiece) {
     // Each piece's review reads the tiles as the pieces before left them.
     Review view(parts, work_);
-    const size_t end = std::min(flights_.size(), first + kLandingPiece);
-    for (size_t i = first; i < end; ++i) {
-      put(view, advanced(flights_[i], generation - generation_), true);
-    }
+    const size_t end = std::min(ids.size(), first + kLandingPiece);
+    for (size_t i = first; i < end; ++i) put(view, now(ids[i]).flight, true);
     near_cut = view.commit() || near_cut;
   }
-  landed_ += flights_.size();
-  flights_.clear();
-  generation_ = generation;
+  for (int32_t id : ids) fleet_.remove(id);
+  landed_ += flying_;
+  flying_ = 0;
+  due_.clear();
   return near_cut;
 }
 

@@ -129,7 +129,7 @@ class GliderFlights {
   // The generation by which the next review must come (a review may not
   // come later: the flights' clearance ends there).
   uint64_t next_review() const { return next_review_; }
-  size_t flying() const { return flights_.size(); }
+  size_t flying() const { return flying_; }
   // Runs body(begin, end) over [0, count) in pieces, on several threads at
   // once where it can (the stepper's workers), and returns when all are
   // done. A review hands it the work that only reads the world: the search
@@ -283,6 +283,7 @@ class GliderFlights {
     Value& at(TileCoord square) { return entry(square).value; }
     // The value of `square`, or null where it has none.
     const Value* find(TileCoord square) const {
+      if (size_ == 0) return nullptr;
       const Entry& entry = entries_[locate(square)];
       return entry.used ? &entry.value : nullptr;
     }
@@ -302,6 +303,7 @@ class GliderFlights {
     // The entry for `square`, made if new; the table doubles where it would
     // be more than half full.
     Entry& entry(TileCoord square) {
+      if (size_ == 0) reset(0);
       size_t at = locate(square);
       if (entries_[at].used) return entries_[at];
       if (2 * (used_ + 1) > size_) {
@@ -365,15 +367,102 @@ class GliderFlights {
     SquareTable<uint16_t> masks_;
     std::vector<TileCoord> marked_;
   };
-  // Where each coarse square's run of a list grouped by square begins, and
-  // where the part of each course within it ends, counted from `begin`
-  // (course c's part begins where c - 1's ends, course 0's at `begin`). A
-  // square holds at most a few thousand gliders, each alone in a 7x7 box.
-  struct Run {
-    int begin = -1;
-    std::array<uint16_t, 4> end{};
+  // The fleet, kept from review to review so that a review looks at the
+  // gliders new, due or near those, not at every glider: a gun's stream of
+  // thousands made each review's grouping of them most of a long run.
+  //
+  // A glider's frame position is where it would have stood at generation
+  // 0, had it always flown its course: it does not change as it flies, so
+  // the gliders of one course, grouped by the coarse square of their frame
+  // position, stay grouped. A glider near another now is within a cell or
+  // two of the same frame distance from it as it is in the plane.
+  class Fleet {
+   public:
+    static constexpr int32_t kNone = -1;
+    // A glider flying, or found in the tiles this review: its flight as of
+    // generation `at`, and its review state (valid while `stamp` is the
+    // review's).
+    struct Glider {
+      Flight flight;
+      uint64_t at = 0;
+      TileCoord square;  // of its frame position
+      int32_t next = kNone;
+      int32_t previous = kNone;
+      uint32_t version = 0;  // counts the slot's reuses (stale due entries)
+      uint32_t stamp = 0;
+      uint8_t state = 0;
+      bool used = false;
+    };
+    // Empties the fleet.
+    void clear();
+    // Adds `flight` as of generation `at`; returns its id.
+    int32_t add(const Flight& flight, uint64_t at, const std::array<Course, 4>& courses);
+    void remove(int32_t id);
+    Glider& operator[](int32_t id) { return gliders_[static_cast<size_t>(id)]; }
+    const Glider& operator[](int32_t id) const { return gliders_[static_cast<size_t>(id)]; }
+    size_t size() const { return count_; }
+    size_t on_course(int course) const { return on_course_[static_cast<size_t>(course)]; }
+    // The coarse square of the frame position that a glider of `course` at
+    // `flight`'s place (as of generation `at`) would have.
+    static TileCoord frame_square(const Flight& flight, uint64_t at, const Course& course);
+    // visit(id) for each glider of `course` whose frame square is within
+    // `squares` of `square`.
+    template <class Visit>
+    void near(int course, TileCoord square, int64_t squares, const Visit& visit) const {
+      const SquareTable<int32_t>& index = index_[static_cast<size_t>(course)];
+      if (on_course(course) == 0) return;
+      for (int64_t dy = -squares; dy <= squares; ++dy) {
+        for (int64_t dx = -squares; dx <= squares; ++dx) {
+          const int32_t* head = index.find({square.tx + dx, square.ty + dy});
+          if (head == nullptr) continue;
+          for (int32_t id = *head - 1; id != kNone; id = (*this)[id].next) visit(id);
+        }
+      }
+    }
+    // Every glider's id, flying or found (in slot order).
+    template <class Visit>
+    void each(const Visit& visit) const {
+      for (size_t id = 0; id < gliders_.size(); ++id) {
+        if (gliders_[id].used) visit(static_cast<int32_t>(id));
+      }
+    }
+
+   private:
+    // Rebuilds course `course`'s index where most of its squares are empty.
+    void compact(int course);
+
+    std::vector<Glider> gliders_;
+    std::vector<int32_t> free_;
+    size_t count_ = 0;
+    std::array<size_t, 4> on_course_{};
+    // By course, each frame square's first glider's id + 1 (0: none now).
+    std::array<SquareTable<int32_t>, 4> index_;
   };
-  using SquareRuns = SquareTable<Run>;
+  // When a flying glider is next due a look: a min-heap on `until`, whose
+  // entries for a glider looked at sooner or landed are stale.
+  struct Due {
+    uint64_t until = 0;
+    int32_t id = 0;
+    uint32_t version = 0;
+    bool operator>(const Due& other) const { return until > other.until; }
+  };
+  // Glider `id` brought to the review's generation and stamp.
+  Fleet::Glider& now(int32_t id);
+  // Glider `id` flies for `horizon` generations from the review's.
+  void fly_until(int32_t id, uint64_t horizon);
+  // Whether `due` is a flying glider's latest entry.
+  bool stands_for(const Due& due) const;
+  // A glider whose clearance ends before generation `before`, taken off
+  // the due list.
+  std::optional<int32_t> take_due(uint64_t before);
+  // When the first glider flying is due (or kMaxSearchGap on, with none).
+  uint64_t next_due();
+  // Every glider of the fleet lands.
+  void land_fleet(Review& view);
+  // Looks at the pairs of the gliders found and due, and of those a tangle
+  // reaches: marks which are tangled, and which look for a clearance.
+  // Returns every glider decided on (each marked kListed).
+  const std::vector<int32_t>& decide_pairs(std::span<const int32_t> found);
   // The corners of the boxes `flight` passes through in the next
   // `generations` (at least 3): the top-left of the first, the bottom-right
   // of the last.
@@ -410,7 +499,10 @@ class GliderFlights {
   std::array<Course, 4> courses_{};
   // By 3x3 cells: course * 4 + phase of the glider phase they are, or -1.
   std::array<int8_t, 512> by_cells_{};
-  std::vector<Flight> flights_;
+  Fleet fleet_;
+  size_t flying_ = 0;  // gliders flying (the fleet less those found this review)
+  std::vector<Due> due_;
+  uint32_t stamp_ = 0;  // counts reviews
   size_t min_fleet_ = kMinFleet;
   uint64_t shortest_ = kHorizon;
   uint64_t generation_ = 0;  // of the last review (or start)
@@ -421,21 +513,17 @@ class GliderFlights {
   CoarseMap coarse_map_ = CoarseMap::kWhereWorthIt;
   // Whether this review made squares_ (clear_for reads tiles where not).
   bool squares_mapped_ = false;
-  SquareRuns square_runs_;
   WorkArea work_;
   // A review's scratch, kept from one to the next: vectors of a glider
   // each, made afresh each review, were mapped and unmapped by the
   // allocator once a fleet passed about 4000, and their page faults took
   // about half of a gun's run of 400000 generations (bench/RESULTS.md).
   struct Scratch {
-    std::vector<std::vector<Found>> found_in;  // what each piece of the search found
-    std::vector<Flight> gliders;               // those flying, then those found
-    std::vector<char> rest, grounded, looking, looked, tangled;  // by glider
-    std::vector<TileCoord> square_of_glider;
-    std::vector<size_t> by_square;  // gliders grouped by square and course
-    std::vector<size_t> queue, asking, kept, put_back;
-    std::vector<uint64_t> horizons;  // each glider's clearance
-    std::vector<Flight> flying;      // the fleet flying on, swapped into flights_
+    std::vector<std::vector<Found>> found_in;   // what each piece of the search found
+    std::vector<int32_t> listed;                // the gliders a review decides on
+    std::vector<int32_t> found, queue, asking;  // gliders' ids
+    std::vector<Flight> flights;                // of those asking, as they are now
+    std::vector<uint64_t> horizons;             // of those asking
   };
   Scratch scratch_;
   uint64_t lifted_ = 0;
