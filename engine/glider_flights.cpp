@@ -311,6 +311,7 @@ class GliderFlights::Review {
         squares.mark(work.coord);
       }
     }
+    squares.drop_empty();
   }
 
   // Whether the tile at `coord` holds live cells now.
@@ -567,25 +568,33 @@ bool GliderFlights::clear_for(const Review& view, const Flight& flight, uint64_t
   return no_tile() || (horizon == shortest_ && view.clear(x0, y0, x1, y1));
 }
 
-uint64_t GliderFlights::clearance(const Review& view, const Flight& flight) const {
+uint64_t GliderFlights::clearance(const Review& view, const Flight& flight,
+                                  uint64_t longest) const {
   // A glider flying on tries twice the horizon it had (a glider far
   // from everything keeps the longest), then shorter ones; a new one tries the
   // shortest first, since most stand near the world and fail.
   if (flight.horizon > shortest_) {
-    if (flight.horizon < kMaxHorizon && clear_for(view, flight, 2 * flight.horizon)) {
-      return 2 * flight.horizon;
-    }
-    for (uint64_t horizon = flight.horizon; horizon >= shortest_; horizon /= 2) {
+    const uint64_t last = std::min<uint64_t>(flight.horizon, longest);
+    if (last < longest && clear_for(view, flight, 2 * last)) return 2 * last;
+    for (uint64_t horizon = last; horizon >= shortest_; horizon /= 2) {
       if (clear_for(view, flight, horizon)) return horizon;
     }
     return 0;
   }
   uint64_t cleared = 0;
-  for (uint64_t horizon = shortest_; horizon <= kMaxHorizon; horizon *= 2) {
+  for (uint64_t horizon = shortest_; horizon <= longest; horizon *= 2) {
     if (!clear_for(view, flight, horizon)) break;
     cleared = horizon;
   }
   return cleared;
+}
+
+uint64_t GliderFlights::longest_for(int course) const {
+  // Beyond kMaxHorizon only from the map of the rest (its clearance's
+  // reach is then a look at the few squares marked, not at every tile
+  // within it).
+  return squares_mapped_ && fleet_.on_course(course) == fleet_.size() ? kLoneCourseHorizon
+                                                                      : kMaxHorizon;
 }
 
 bool GliderFlights::apart(const Flight& a, const Flight& b, uint64_t generations) const {
@@ -595,8 +604,11 @@ bool GliderFlights::apart(const Flight& a, const Flight& b, uint64_t generations
     }
     return true;
   };
-  // On the same course two gliders' offset repeats every period.
-  if (a.course == b.course) return exact(0);
+  // On the same course two gliders' offset repeats every period, within
+  // which it moves a cell at most each way: a look at the boxes now does
+  // for those well apart (a stream's gliders are found again by the
+  // hundred beside each other when a call's landed fleet is lifted).
+  if (a.course == b.course) return box_gap(box(a), box(b)) >= kApart + 2 || exact(0);
   // Otherwise their boxes' offset moves by the difference of their
   // courses each period, and within a period each box moves a cell at
   // most along each axis.
@@ -670,7 +682,8 @@ GliderFlights::Fleet::Glider& GliderFlights::now(int32_t id) {
 void GliderFlights::fly_until(int32_t id, uint64_t horizon) {
   Fleet::Glider& glider = fleet_[id];
   glider.flight.until = generation_ + horizon;
-  glider.flight.horizon = static_cast<uint16_t>(horizon);
+  glider.flight.horizon = static_cast<uint32_t>(horizon);
+  longest_given_ = std::max(longest_given_, horizon);
   due_.push_back({glider.flight.until, id, glider.version});
   std::push_heap(due_.begin(), due_.end(), std::greater<>{});
 }
@@ -875,8 +888,9 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts, const For
   }
   std::vector<uint64_t>& horizons = scratch_.horizons;
   horizons.assign(asking.size(), 0);
-  for_each_index(asking.size(), kClearancePiece, for_each,
-                 [&](size_t k) { horizons[k] = clearance(view, flights[k]); });
+  for_each_index(asking.size(), kClearancePiece, for_each, [&](size_t k) {
+    horizons[k] = clearance(view, flights[k], longest_for(flights[k].course));
+  });
   size_t flying_on = flying_;
   size_t lifting = 0;
   for (size_t k = 0; k < asking.size(); ++k) {

@@ -77,6 +77,14 @@ class GliderFlights {
   // from kHorizon review by review), and no pair of gliders is looked at
   // for longer.
   static constexpr uint64_t kMaxHorizon = 256;
+  // Where every glider shares one course (a gun's stream), one far from
+  // the rest of the world is cleared for up to this long. No two of them
+  // can meet, and a glider found later was part of the rest, which the
+  // clearance counts as spreading at light speed: so a pair need not be
+  // looked at for the clearance's length. Without it, each glider of a
+  // stream was looked at every kMaxHorizon generations for the rest of the
+  // run, a review's work growing with the stream.
+  static constexpr uint64_t kLoneCourseHorizon = uint64_t{1} << 16;
   // Gliders fly only for a stepper of at most this many threads: much of
   // a review runs on one thread while the others wait (the search and the
   // clearances are shared out only in strips), and a glider flown saves a
@@ -152,6 +160,8 @@ class GliderFlights {
   bool land_all(std::span<sparse::SparseGrid* const> parts);
   // Gliders lifted out and landed since construction.
   uint64_t lifted() const { return lifted_; }
+  // The longest clearance given since construction.
+  uint64_t longest_given() const { return longest_given_; }
   uint64_t landed() const { return landed_; }
 
   // One glider's course: its box's top-left corner, relative to where it
@@ -175,7 +185,7 @@ class GliderFlights {
     uint8_t course = 0;
     uint8_t phase = 0;
     uint64_t until = 0;    // the generation its clearance ends
-    uint16_t horizon = 0;  // the clearance it was last given
+    uint32_t horizon = 0;  // the clearance it was last given
   };
   // Where `flight` is `generations` later, and the top-left corner of its
   // box there.
@@ -362,6 +372,12 @@ class GliderFlights {
     // Every square a tile was marked in (some perhaps twice, or unmarked
     // since).
     std::span<const TileCoord> marked() const { return marked_; }
+    // Drops from marked() the squares where no tile is marked now: where a
+    // call's landed fleet is lifted again, thousands of them, which every
+    // clearance of a gun's stream read.
+    void drop_empty() {
+      std::erase_if(marked_, [&](TileCoord square) { return *masks_.find(square) == 0; });
+    }
 
    private:
     SquareTable<uint16_t> masks_;
@@ -473,11 +489,13 @@ class GliderFlights {
   // Whether squares_ marks no tile of tile columns [tx0, tx1] and rows
   // [ty0, ty1] as holding cells.
   bool no_mapped_tile(int64_t tx0, int64_t ty0, int64_t tx1, int64_t ty1) const;
-  // How long the world leaves `flight` clear: a new glider shortest_,
-  // doubled while clear up to kMaxHorizon; one flying on twice its last
+  // How long the world leaves `flight` clear, up to `longest`: a new
+  // glider shortest_, doubled while clear; one flying on twice its last
   // horizon where the world allows, else its last, halved down to
   // shortest_; or 0.
-  uint64_t clearance(const Review& view, const Flight& flight) const;
+  uint64_t clearance(const Review& view, const Flight& flight, uint64_t longest) const;
+  // The longest clearance a glider of `course` may have now.
+  uint64_t longest_for(int course) const;
   // Whether `a` and `b` stay kApart for `generations`.
   bool apart(const Flight& a, const Flight& b, uint64_t generations) const;
   // The coarse square (kCoarseTileBits tiles a side) of a coordinate.
@@ -527,6 +545,7 @@ class GliderFlights {
   };
   Scratch scratch_;
   uint64_t lifted_ = 0;
+  uint64_t longest_given_ = 0;
   uint64_t landed_ = 0;
 };
 

@@ -83,10 +83,11 @@ CellSet world_cells(const GridStepper& stepper, const sparse::SparseGrid& grid) 
 // Steps `cells` with gliders flying (fleets of `min_fleet` or more, each
 // cleared as `map` says) on `threads`, in strips where it pays, and whole
 // on one thread without flights, comparing the cells at each checkpoint
-// (each a call's end); returns the gliders lifted out.
+// (each a call's end); returns the gliders lifted out, and sets `longest`
+// (where given) to the longest clearance given.
 uint64_t expect_flown_matches_plain(const CellSet& cells, const Rule& rule, int threads,
                                     const std::vector<uint64_t>& checkpoints, size_t min_fleet,
-                                    GliderFlights::CoarseMap map) {
+                                    GliderFlights::CoarseMap map, uint64_t* longest = nullptr) {
   sparse::SparseGrid flown;
   sparse::SparseGrid plain;
   flown.load(cells, Topology::plane(), false);
@@ -108,6 +109,7 @@ uint64_t expect_flown_matches_plain(const CellSet& cells, const Rule& rule, int 
     done = checkpoint;
   }
   EXPECT_EQ(flying.flights().lifted(), flying.flights().landed()) << way;
+  if (longest != nullptr) *longest = flying.flights().longest_given();
   return flying.flights().lifted();
 }
 
@@ -344,6 +346,48 @@ TEST(GliderFlights, AGunsStreamLandsBeforeTheReactionItFeeds) {
               0u)
         << threads << " threads";
   }
+}
+
+TEST(GliderFlights, AGunsStreamFliesLongAndLandsBeforeASpaceshipCrossingIt) {
+  // The stream (flying south-east) is a fleet of one course, so its
+  // gliders far from the gun fly for longer than kMaxHorizon. A
+  // lightweight spaceship flying west, the rest of the world to them,
+  // crosses the stream's way at row 500 at about generation 6000, where the
+  // gliders have flown long; each must land before it comes near.
+  CellSet cells = patterns::builtin_pattern("gosper-gun").cells;
+  const CellSet lwss = patterns::parse_rle("x = 5, y = 4\nbo2bo$o4b$o3bo$4o!\n", "lwss").cells;
+  for (const Cell& cell : lwss.cells()) cells.set(cell.x + 3500, cell.y + 500);
+  for (int threads : {1, 2}) {
+    uint64_t longest = 0;
+    EXPECT_GT(expect_flown_matches_plain(cells, Rule::conway(), threads, {3000, 5500, 6500, 8000},
+                                         1, GliderFlights::CoarseMap::kAlways, &longest),
+              0u);
+    EXPECT_GT(longest, GliderFlights::kMaxHorizon) << threads << " threads";
+  }
+}
+
+TEST(GliderFlights, OnlyAFleetOfOneCourseFliesLongerThanTheLongestPairLook) {
+  // The same far-flung gliders, once all on one course and once on every
+  // course: only the first may fly beyond kMaxHorizon, since pairs of
+  // gliders on different courses are looked at for that long.
+  std::mt19937_64 random(91);
+  std::uniform_int_distribution<int64_t> place(0, 30000);
+  CellSet one_course;
+  CellSet every_course;
+  for (int i = 0; i < 40; ++i) {
+    const int64_t x = place(random);
+    const int64_t y = place(random);
+    add(one_course, glider(x, y, 0));
+    add(every_course, glider(x, y, i % 4));
+  }
+  uint64_t one = 0;
+  uint64_t every = 0;
+  expect_flown_matches_plain(one_course, Rule::conway(), 1, {3000}, 1,
+                             GliderFlights::CoarseMap::kAlways, &one);
+  expect_flown_matches_plain(every_course, Rule::conway(), 1, {3000}, 1,
+                             GliderFlights::CoarseMap::kAlways, &every);
+  EXPECT_GT(one, GliderFlights::kMaxHorizon);
+  EXPECT_EQ(every, GliderFlights::kMaxHorizon);
 }
 
 TEST(GliderFlights, HighLifesGlidersFly) {
