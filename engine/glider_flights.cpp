@@ -47,6 +47,15 @@ constexpr uint64_t kMaxSearchCells = 64;
 // and gliders whose clearance is found.
 constexpr size_t kSearchPiece = 256;
 constexpr size_t kClearancePiece = 32;
+// Two gliders that come within kApart of each other within kMaxHorizon
+// generations are this near now: each box moves kMaxHorizon / 4 cells
+// along each axis, and two boxes kApart apart have corners kApart + 2
+// apart (with a cell of margin for the phases within a period).
+constexpr int64_t kPairReach =
+    2 * static_cast<int64_t>(GliderFlights::kMaxHorizon / 4) + kApart + 3;
+// The gliders a newly tangled one's debris may reach while their
+// clearances last (under 400 cells: see GliderFlights::decide_pairs).
+constexpr int64_t kTangleReach = 512;
 // Gliders landed in one commit when all land at once: a review keeps both
 // generations of each tile it changes, and a fleet of thousands landed in
 // one took 13 MB of them, half of acorn-field's peak memory.
@@ -133,13 +142,12 @@ void GliderFlights::Fleet::clear() {
   for (SquareTable<int32_t>& index : index_) index.reset(0);
 }
 
-TileCoord GliderFlights::Fleet::frame_square(const Flight& flight, uint64_t at,
-                                             const Course& course) {
+Cell GliderFlights::Fleet::frame_point(const Flight& flight, uint64_t at, const Course& course) {
   // The periods flown since generation 0: those begun by the generation
   // this period began (at - phase), rounded down.
   const auto periods =
       static_cast<int64_t>((at >> 2) - (flight.phase > (at & 3) ? uint64_t{1} : uint64_t{0}));
-  return {coarse_of(flight.x - periods * course.dx), coarse_of(flight.y - periods * course.dy)};
+  return {flight.x - periods * course.dx, flight.y - periods * course.dy};
 }
 
 int32_t GliderFlights::Fleet::add(const Flight& flight, uint64_t at,
@@ -154,7 +162,8 @@ int32_t GliderFlights::Fleet::add(const Flight& flight, uint64_t at,
   Glider& glider = (*this)[id];
   glider.flight = flight;
   glider.at = at;
-  glider.square = frame_square(flight, at, courses[flight.course]);
+  const Cell frame = frame_point(flight, at, courses[flight.course]);
+  glider.square = {coarse_of(frame.x), coarse_of(frame.y)};
   glider.stamp = 0;
   glider.state = 0;
   glider.used = true;
@@ -745,13 +754,15 @@ const std::vector<int32_t>& GliderFlights::decide_pairs(std::span<const int32_t>
   // glider.
   for (int32_t id : found) look(id);
   while (const std::optional<int32_t> id = take_due(generation_ + shortest_)) look(*id);
-  // Each glider within `squares` coarse squares of glider `id`, but for
-  // those on course `skip`, is visited.
-  const auto near = [&](int32_t id, int64_t squares, int skip, const auto& visit) {
+  // Each glider within about `reach` cells of glider `id` (at least that,
+  // each way), but for those on course `skip`, is visited.
+  const auto near = [&](int32_t id, int64_t reach, int skip, const auto& visit) {
     const Flight flight = fleet_[id].flight;
     for (int course = 0; course < 4; ++course) {
       if (course == skip) continue;
-      fleet_.near(course, Fleet::frame_square(flight, generation_, courses_[course]), squares,
+      // A frame position is within a cell of the place's, and a glider's
+      // flight is within two of its box.
+      fleet_.near(course, Fleet::frame_point(flight, generation_, courses_[course]), reach + 3,
                   [&](int32_t other) {
                     if (other != id) visit(other);
                   });
@@ -762,17 +773,14 @@ const std::vector<int32_t>& GliderFlights::decide_pairs(std::span<const int32_t>
     if ((glider.state & kTangled) != 0) return;
     glider.state |= kTangled;
     // What it strikes spreads a cell a generation from where they meet:
-    // over kMaxHorizon, less than 400 cells from it now, which three
-    // coarse squares each way cover.
-    near(id, 3, -1, look);
+    // over kMaxHorizon, less than 400 cells from it now.
+    near(id, kTangleReach, -1, look);
   };
   // Gliders that may meet another within kMaxHorizon are tangled. Two
-  // meeting must be within a coarse square of each other (each moves a
-  // quarter of one). Two gliders on one course, apart for a period, are
-  // apart for good: a pair of them is looked at only by a new one of the
-  // two (both, if both are, by the first to look), so a glider flying on
-  // skips its course (a gun's stream, thousands on one course, took two
-  // thirds of a review pairing them).
+  // meeting are within kPairReach of each other now. Two gliders on one course, apart for a period,
+  // are apart for good: a pair of them is looked at only by a new one of the two (both, if both
+  // are, by the first to look), so a glider flying on skips its course (a gun's stream, thousands
+  // on one course, took two thirds of a review pairing them).
   while (!queue.empty()) {
     const int32_t id = queue.back();
     queue.pop_back();
@@ -783,7 +791,7 @@ const std::vector<int32_t>& GliderFlights::decide_pairs(std::span<const int32_t>
     // Where every glider shares its course, one flying on has no pair to
     // look at (a gun's stream: nine squares looked up for nothing).
     if (!is_new && fleet_.on_course(course) == fleet_.size()) continue;
-    near(id, 1, is_new ? -1 : course, [&](int32_t other) {
+    near(id, kPairReach, is_new ? -1 : course, [&](int32_t other) {
       const Fleet::Glider& with = now(other);
       const bool skipped_by_other = (with.state & kNew) == 0 && with.flight.course == course;
       if ((with.state & kLooked) != 0 && !skipped_by_other) return;

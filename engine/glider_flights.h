@@ -418,18 +418,19 @@ class GliderFlights {
     const Glider& operator[](int32_t id) const { return gliders_[static_cast<size_t>(id)]; }
     size_t size() const { return count_; }
     size_t on_course(int course) const { return on_course_[static_cast<size_t>(course)]; }
-    // The coarse square of the frame position that a glider of `course` at
-    // `flight`'s place (as of generation `at`) would have.
-    static TileCoord frame_square(const Flight& flight, uint64_t at, const Course& course);
-    // visit(id) for each glider of `course` whose frame square is within
-    // `squares` of `square`.
+    // The frame position that a glider of `course` at `flight`'s place (as
+    // of generation `at`) would have: within a cell of where one flying
+    // there does.
+    static Cell frame_point(const Flight& flight, uint64_t at, const Course& course);
+    // visit(id) for each glider of `course` in the coarse squares that the
+    // frame positions within `reach` of `point` (each way) fall in.
     template <class Visit>
-    void near(int course, TileCoord square, int64_t squares, const Visit& visit) const {
+    void near(int course, Cell point, int64_t reach, const Visit& visit) const {
       const SquareTable<int32_t>& index = index_[static_cast<size_t>(course)];
       if (on_course(course) == 0) return;
-      for (int64_t dy = -squares; dy <= squares; ++dy) {
-        for (int64_t dx = -squares; dx <= squares; ++dx) {
-          const int32_t* head = index.find({square.tx + dx, square.ty + dy});
+      for (int64_t sy = coarse_of(point.y - reach); sy <= coarse_of(point.y + reach); ++sy) {
+        for (int64_t sx = coarse_of(point.x - reach); sx <= coarse_of(point.x + reach); ++sx) {
+          const int32_t* head = index.find({sx, sy});
           if (head == nullptr) continue;
           for (int32_t id = *head - 1; id != kNone; id = (*this)[id].next) visit(id);
         }

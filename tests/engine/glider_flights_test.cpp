@@ -417,6 +417,7 @@ TEST(GliderFlights, AReviewSharedOutDecidesAsOneAlone) {
     for (std::thread& thread : threads) thread.join();
   };
   GridStepper stepper(1, cpu::SimdLibrary::kHighway);
+  int reviews_shared = 0;
   for (int review = 0; review < 8; ++review) {
     const uint64_t due = fleets[0].next_review();
     ASSERT_EQ(due, fleets[1].next_review()) << "review " << review;
@@ -425,14 +426,17 @@ TEST(GliderFlights, AReviewSharedOutDecidesAsOneAlone) {
       stepper.step(grids[k], Rule::conway(), due - grids[k].generation());
       parts[k] = {&grids[k]};
     }
+    const int shared_before = shared_out.load();
     EXPECT_EQ(fleets[0].review(parts[0]), fleets[1].review(parts[1], on_threads));
+    reviews_shared += shared_out.load() > shared_before ? 1 : 0;
     EXPECT_EQ(fleets[0].flying(), fleets[1].flying()) << "review " << review;
     EXPECT_EQ(fleets[0].lifted(), fleets[1].lifted()) << "review " << review;
     EXPECT_EQ(fleets[0].landed(), fleets[1].landed()) << "review " << review;
     EXPECT_TRUE(grids[0].cells() == grids[1].cells()) << "review " << review;
   }
   EXPECT_GT(fleets[0].lifted(), 100u);
-  EXPECT_GT(shared_out.load(), 8) << "the reads were shared out in more than one piece";
+  EXPECT_GT(shared_out.load(), reviews_shared) << "some reviews shared out more than one read";
+  EXPECT_GE(reviews_shared, 4) << "most reviews shared their reads out";
 }
 
 TEST(GliderFlights, NoneFlyForMoreThanSixteenThreads) {
