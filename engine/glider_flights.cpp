@@ -211,6 +211,17 @@ void GliderFlights::Fleet::compact(int course) {
   }
 }
 
+std::optional<BBox> GliderFlights::bbox(uint64_t generation) const {
+  // A glider's five cells fill its 3x3 box's every row and column.
+  std::optional<BBox> box;
+  fleet_.each([&](int32_t id) {
+    const Fleet::Glider& glider = fleet_[id];
+    const Cell corner = this->box(advanced(glider.flight, generation - glider.at));
+    extend_bbox(box, BBox{corner.x, corner.y, corner.x + 2, corner.y + 2});
+  });
+  return box;
+}
+
 // One review's view of the world: the parts' tiles, with the changes made
 // so far kept aside until the end.
 class GliderFlights::Review {

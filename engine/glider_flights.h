@@ -59,6 +59,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/core/cell_set.h"
 #include "engine/core/rule.h"
 #include "engine/core/tile.h"
 #include "sparse/coord_index.h"
@@ -138,6 +139,10 @@ class GliderFlights {
   // come later: the flights' clearance ends there).
   uint64_t next_review() const { return next_review_; }
   size_t flying() const { return flying_; }
+  // The live cells of the gliders flying (five each), and the box they
+  // lie in at `generation` (at or after the last review).
+  uint64_t population() const { return 5 * static_cast<uint64_t>(flying_); }
+  std::optional<BBox> bbox(uint64_t generation) const;
   // Runs body(begin, end) over [0, count) in pieces, on several threads at
   // once where it can (the stepper's workers), and returns when all are
   // done. A review hands it the work that only reads the world: the search

@@ -36,6 +36,9 @@ class Simulation {
   // spoilt: every later call that steps or reads its cells throws
   // RuntimeError naming the first failure, where it would give wrong cells.
   void advance(uint64_t generations);
+  // Backend::expect_more_steps: whether advance() will be called again
+  // before the world is read (a run in chunks).
+  void expect_more_steps(bool more) { backend_->expect_more_steps(more); }
 
   // The generations stepped whole; a failed advance() counts none.
   uint64_t generation() const { return generation_; }

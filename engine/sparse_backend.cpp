@@ -34,16 +34,25 @@ class SparseBackend final : public Backend {
   void step(uint64_t generations) override {
     if (generations == 0) return;
     const uint64_t computed_before = stepper_.cells_computed();
-    stats_.tiles_active = stepper_.step(grid_, rule_, generations);
+    stats_.tiles_active =
+        stepper_.step(grid_, rule_, generations, 0,
+                      more_steps_ ? GridStepper::Landing::kLater : GridStepper::Landing::kAtEnd);
     stats_.cells_computed += stepper_.cells_computed() - computed_before;
     stats_.tiles_total = 0;
     for (const sparse::SparseGrid* part : parts()) stats_.tiles_total += part->cpu_tile_count();
+    stats_.gliders_flying = stepper_.flying() ? stepper_.flights().flying() : 0;
   }
+  // Told of more steps to come, gliders fly on into the next call: landed
+  // and lifted again at each of a run's chunks, a gun's stream of 100000
+  // cost more than its reviews.
+  void expect_more_steps(bool more) override { more_steps_ = more; }
 
   // The reads go through the world's parts: between steps it may be held
   // in strips (GridStepper::world_parts), whose own tiles are CPU tiles.
+  // Population and extent count the gliders flying as they are; the reads
+  // of cells land them first.
   uint64_t population() const override {
-    uint64_t population = 0;
+    uint64_t population = stepper_.flying() ? stepper_.flights().population() : 0;
     for (const sparse::SparseGrid* part : parts()) population += part->cpu_population();
     return population;
   }
@@ -54,12 +63,14 @@ class SparseBackend final : public Backend {
   }
   std::optional<BBox> bbox() const override {
     std::optional<BBox> box;
+    if (stepper_.flying()) box = stepper_.flights().bbox(grid_.generation());
     for (const sparse::SparseGrid* part : parts()) {
       if (const std::optional<BBox> part_box = part->cpu_bbox()) extend_bbox(box, *part_box);
     }
     return box;
   }
   void visit_tiles(const TileVisitor& visit) const override {
+    land();
     for (const sparse::SparseGrid* part : parts()) part->visit_cpu_tiles(visit);
   }
   // One part a thread, on the stepper's workers: a share of the held tiles,
@@ -67,6 +78,7 @@ class SparseBackend final : public Backend {
   // or fewer, each read by the task of its number).
   size_t tile_parts() const override { return static_cast<size_t>(stepper_.threads()); }
   void visit_tiles_in_parts(const PartVisitor& visit) const override {
+    land();
     const std::vector<const sparse::SparseGrid*> grids = parts();
     const size_t tasks = tile_parts();
     stepper_.run_tasks(tasks, [&](size_t task) {
@@ -92,6 +104,7 @@ class SparseBackend final : public Backend {
       throw InputError("rule " + rule.to_string() + " has B0 and cannot run on the plane");
     }
     rule_ = rule;
+    stepper_.land_flights(grid_);
     stepper_.merge_strips(grid_);
     grid_.load(std::forward<Cells>(cells), topology, rule.births_on_zero());
     stats_ = BackendStats{};
@@ -101,9 +114,16 @@ class SparseBackend final : public Backend {
   }
 
   std::vector<const sparse::SparseGrid*> parts() const { return stepper_.world_parts(grid_); }
+  // Puts the gliders still flying back into the tiles: how the world is
+  // held changes, not what it is, so the reads that need it do it.
+  void land() const {
+    if (stepper_.flying()) stepper_.land_flights(grid_);
+  }
 
-  GridStepper stepper_;
-  sparse::SparseGrid grid_;
+  // Mutable for land().
+  mutable GridStepper stepper_;
+  mutable sparse::SparseGrid grid_;
+  bool more_steps_ = false;
   Rule rule_;
   BackendStats stats_;
 };

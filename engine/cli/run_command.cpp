@@ -162,6 +162,7 @@ class RunLoop {
       uint64_t next = generation + std::min(chunk_, target - generation);
       if (plan_.every > 0) next = std::min(next, (generation / plan_.every + 1) * plan_.every);
       const auto chunk_start = Clock::now();
+      simulation_.expect_more_steps(next < target);
       simulation_.advance(next - generation);
       checkpoint_is_current_ = false;
       adapt_chunk(seconds_since(chunk_start));

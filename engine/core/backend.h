@@ -28,6 +28,7 @@ struct BackendStats {
   double device_seconds = 0;    // GPU kernel time (CUDA events); 0 on the CPU
   double transfer_seconds = 0;  // host<->device copies; 0 on the CPU
   uint64_t strip_segments = 0;  // stretches stepped with the world cut in strips
+  uint64_t gliders_flying = 0;  // flown by formula outside the tiles after the last step
   // The hybrid's split and exchange; 0 elsewhere.
   uint64_t tiles_cpu = 0;         // tiles the CPU owns after the last step
   uint64_t tiles_gpu = 0;         // tiles of GPU regions after the last step
@@ -53,6 +54,12 @@ class Backend {
   // Advances the world by `generations` (0 is allowed). Throws RuntimeError
   // only on device failure.
   virtual void step(uint64_t generations) = 0;
+  // Whether the caller will call step() again before it reads the world (a
+  // run in chunks). A backend told so may leave work that a read would
+  // settle for the next step (gliders flying by formula, which it would
+  // otherwise land and lift again between the chunks); reads stay exact
+  // either way. By default, ignored.
+  virtual void expect_more_steps(bool /*more*/) {}
   virtual uint64_t population() const = 0;
   // The live cells; on a torus within [0, width) x [0, height).
   virtual CellSet cells() const = 0;

@@ -452,6 +452,40 @@ TEST(GliderFlights, NoneFlyForMoreThanSixteenThreads) {
   }
 }
 
+TEST(GliderFlights, GlidersFlyOnBetweenARunsChunksAndItsReadsCountThem) {
+  // A run in chunks (gol run's) tells the backend that more steps follow:
+  // the gliders stay flying between the chunks, and the population and
+  // extent read there count them; the cells read land them.
+  CellSet cells = patterns::builtin_pattern("gosper-gun").cells;
+  add(cells, random_gliders(12, 40, 3000));
+  Pattern pattern;
+  pattern.cells = cells;
+  SimulationOptions options;
+  options.backend = "simd";
+  options.backend_options.threads = 2;
+  ASSERT_EQ(unsetenv("GOL_GLIDER_FLIGHTS"), 0);
+  Simulation flown(pattern, options);
+  ASSERT_EQ(setenv("GOL_GLIDER_FLIGHTS", "0", 1), 0);
+  Simulation plain(pattern, options);
+  ASSERT_EQ(unsetenv("GOL_GLIDER_FLIGHTS"), 0);
+  for (int chunk = 1; chunk <= 6; ++chunk) {
+    const bool last = chunk == 6;
+    flown.expect_more_steps(!last);
+    flown.advance(700);
+    plain.advance(700);
+    if (last) {
+      EXPECT_EQ(flown.stats().gliders_flying, 0u) << "the last chunk lands its gliders";
+    } else {
+      EXPECT_GT(flown.stats().gliders_flying, 0u) << "chunk " << chunk;
+    }
+    EXPECT_EQ(flown.population(), plain.population()) << "chunk " << chunk;
+    EXPECT_EQ(flown.bbox(), plain.bbox()) << "chunk " << chunk;
+    if (chunk % 2 == 0) {
+      EXPECT_TRUE(flown.cells() == plain.cells()) << "chunk " << chunk;
+    }
+  }
+}
+
 TEST(GliderFlights, TheSimdBackendFliesAFieldUnlessTurnedOff) {
   const CellSet cells = random_gliders(11, 120, 2500);
   Pattern pattern;
