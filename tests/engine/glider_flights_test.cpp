@@ -452,22 +452,34 @@ TEST(GliderFlights, NoneFlyForMoreThanSixteenThreads) {
   }
 }
 
+// `cells` on the simd backend: on two threads with gliders flying, and on
+// `plain_threads` without.
+struct FlownAndPlain {
+  Simulation flown;
+  Simulation plain;
+};
+FlownAndPlain simd_flown_and_plain(const CellSet& cells, int plain_threads) {
+  Pattern pattern;
+  pattern.cells = cells;
+  SimulationOptions options;
+  options.backend = "simd";
+  const auto made = [&](bool flights, int threads) {
+    EXPECT_EQ(flights ? unsetenv("GOL_GLIDER_FLIGHTS") : setenv("GOL_GLIDER_FLIGHTS", "0", 1), 0);
+    options.backend_options.threads = threads;
+    Simulation simulation(pattern, options);
+    EXPECT_EQ(unsetenv("GOL_GLIDER_FLIGHTS"), 0);
+    return simulation;
+  };
+  return {made(true, 2), made(false, plain_threads)};
+}
+
 TEST(GliderFlights, GlidersFlyOnBetweenARunsChunksAndItsReadsCountThem) {
   // A run in chunks (gol run's) tells the backend that more steps follow:
   // the gliders stay flying between the chunks, and the population and
   // extent read there count them; the cells read land them.
   CellSet cells = patterns::builtin_pattern("gosper-gun").cells;
   add(cells, random_gliders(12, 40, 3000));
-  Pattern pattern;
-  pattern.cells = cells;
-  SimulationOptions options;
-  options.backend = "simd";
-  options.backend_options.threads = 2;
-  ASSERT_EQ(unsetenv("GOL_GLIDER_FLIGHTS"), 0);
-  Simulation flown(pattern, options);
-  ASSERT_EQ(setenv("GOL_GLIDER_FLIGHTS", "0", 1), 0);
-  Simulation plain(pattern, options);
-  ASSERT_EQ(unsetenv("GOL_GLIDER_FLIGHTS"), 0);
+  auto [flown, plain] = simd_flown_and_plain(cells, 2);
   for (int chunk = 1; chunk <= 6; ++chunk) {
     const bool last = chunk == 6;
     flown.expect_more_steps(!last);
@@ -487,20 +499,9 @@ TEST(GliderFlights, GlidersFlyOnBetweenARunsChunksAndItsReadsCountThem) {
 }
 
 TEST(GliderFlights, TheSimdBackendFliesAFieldUnlessTurnedOff) {
-  const CellSet cells = random_gliders(11, 120, 2500);
-  Pattern pattern;
-  pattern.cells = cells;
-  SimulationOptions options;
-  options.backend = "simd";
-  options.backend_options.threads = 2;
-  ASSERT_EQ(unsetenv("GOL_GLIDER_FLIGHTS"), 0);
-  Simulation flown(pattern, options);
+  auto [flown, plain] = simd_flown_and_plain(random_gliders(11, 120, 2500), 1);
   flown.advance(2000);
-  ASSERT_EQ(setenv("GOL_GLIDER_FLIGHTS", "0", 1), 0);
-  options.backend_options.threads = 1;
-  Simulation plain(pattern, options);
   plain.advance(2000);
-  ASSERT_EQ(unsetenv("GOL_GLIDER_FLIGHTS"), 0);
   EXPECT_EQ(flown.population(), plain.population());
   EXPECT_TRUE(flown.cells() == plain.cells());
 }
