@@ -222,6 +222,19 @@ std::optional<BBox> GliderFlights::bbox(uint64_t generation) const {
   return box;
 }
 
+void GliderFlights::visit_cells(uint64_t generation,
+                                const std::function<void(int64_t, int64_t)>& visit) const {
+  fleet_.each([&](int32_t id) {
+    const Fleet::Glider& glider = fleet_[id];
+    const Flight flight = advanced(glider.flight, generation - glider.at);
+    const Cell corner = box(flight);
+    const uint16_t cells = courses_[flight.course].phases[flight.phase].cells;
+    for (int bit = 0; bit < 9; ++bit) {
+      if (((cells >> bit) & 1u) != 0) visit(corner.x + bit % 3, corner.y + bit / 3);
+    }
+  });
+}
+
 // One review's view of the world: the parts' tiles, with the changes made
 // so far kept aside until the end.
 class GliderFlights::Review {

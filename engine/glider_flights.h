@@ -143,6 +143,8 @@ class GliderFlights {
   // lie in at `generation` (at or after the last review).
   uint64_t population() const { return 5 * static_cast<uint64_t>(flying_); }
   std::optional<BBox> bbox(uint64_t generation) const;
+  // visit(x, y) for each live cell of the gliders flying, at `generation`.
+  void visit_cells(uint64_t generation, const std::function<void(int64_t, int64_t)>& visit) const;
   // Runs body(begin, end) over [0, count) in pieces, on several threads at
   // once where it can (the stepper's workers), and returns when all are
   // done. A review hands it the work that only reads the world: the search

@@ -198,10 +198,11 @@ class HybridBackend final : public Backend {
       }
       generations -= static_cast<uint64_t>(k);
     }
-    // Between calls the gliders are landed and the ghosts settled: the
-    // cells, population and the next load read the grid (or its strips,
-    // with no region) and the pool.
-    stepper_.land_flights(grid_);
+    // Between calls the ghosts are settled, and the gliders landed unless
+    // more steps follow (expect_more_steps): the cells, population and the
+    // next load read the grid (or its strips, with no region), the pool
+    // and the gliders flying.
+    if (!more_steps_) stepper_.land_flights(grid_);
     settle_ghosts();
     if (trace_) {
       std::fprintf(stderr,
@@ -215,8 +216,12 @@ class HybridBackend final : public Backend {
     }
   }
 
+  // Told of more steps to come, gliders fly on into the next call, as
+  // between the epochs of one (the simd backend's reasons).
+  void expect_more_steps(bool more) override { more_steps_ = more; }
+
   uint64_t population() const override {
-    uint64_t count = 0;
+    uint64_t count = stepper_.flying() ? stepper_.flights().population() : 0;
     for (const sparse::SparseGrid* part : parts()) count += part->cpu_population();
     for (const Region& region : regions_) {
       count += region.stepped ? pool_->activity(region.id).population : population_held(region);
@@ -226,6 +231,10 @@ class HybridBackend final : public Backend {
 
   CellSet cells() const override {
     CellSet result;
+    if (stepper_.flying()) {
+      stepper_.flights().visit_cells(grid_.generation(),
+                                     [&](int64_t x, int64_t y) { result.set(x, y); });
+    }
     for (const sparse::SparseGrid* part : parts()) {
       part->visit_cpu_tiles(
           [&](TileCoord coord, const Tile& tile) { result.put_tile(coord, tile); });
@@ -262,6 +271,7 @@ class HybridBackend final : public Backend {
     stats.simd_target = cpu::simd_target_name(stepper_.library());
     stats.threads = stepper_.threads();
     stats.strip_segments = stepper_.strip_segments();
+    stats.gliders_flying = stepper_.flying() ? stepper_.flights().flying() : 0;
     stats.device_seconds = pool.device_seconds;
     stats.transfer_seconds = pool.transfer_seconds;
     stats.tiles_gpu = gpu_tiles;
@@ -804,6 +814,7 @@ class HybridBackend final : public Backend {
     double partition = 0;
   } timings_;
   bool trace_ = std::getenv("GOL_HYBRID_TRACE") != nullptr;
+  bool more_steps_ = false;  // expect_more_steps()
 };
 
 }  // namespace

@@ -487,6 +487,32 @@ TEST_P(HybridTest, GlidersFlyOnFromStretchToStretchWhileTheTilesSleep) {
   EXPECT_EQ(hybrid->population(), 4u + 6u * 5u);
 }
 
+TEST_P(HybridTest, GlidersFlyOnBetweenCallsWhenMoreStepsFollow) {
+  // A run in chunks (gol run's): the gliders stay flying from call to
+  // call, counted by the population and the cells read between them, and
+  // land in the last.
+  HybridOptions options;
+  options.fixed_costs = hybrid::CostModel{};
+  const CellSet glider = picture({".O.", "..O", "OOO"}, 0, 0);
+  CellSet cells = picture({"OO", "OO"}, -200, -200);
+  for (int i = 0; i < 6; ++i) {
+    for (const Cell& cell : glider.translated(300 * i, -150 * i).cells()) cells.set(cell);
+  }
+  auto hybrid = make(options);
+  hybrid->load(cells, Rule::conway(), Topology::plane());
+  auto simd = make_sparse_backend({.threads = 1}, cpu::SimdLibrary::kHighway);
+  simd->load(cells, Rule::conway(), Topology::plane());
+  for (int call = 1; call <= 4; ++call) {
+    hybrid->expect_more_steps(call < 4);
+    hybrid->step(1000);
+    simd->step(1000);
+    EXPECT_EQ(hybrid->stats().gliders_flying, call < 4 ? 6u : 0u) << "call " << call;
+    EXPECT_EQ(hybrid->population(), simd->population()) << "call " << call;
+    EXPECT_EQ(hybrid->bbox(), simd->bbox()) << "call " << call;
+    EXPECT_TRUE(hybrid->cells() == simd->cells()) << "call " << call;
+  }
+}
+
 TEST_P(HybridTest, CellsComputedOnTheCpuAreCountedAsTheSimdBackendCountsThem) {
   // With no region, the hybrid steps the same bands as simd: its cells
   // computed are those bands, not whole tiles. (A generation a call: over
