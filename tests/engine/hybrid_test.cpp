@@ -469,6 +469,16 @@ TEST_P(HybridTest, AWorldInStripsIsMergedBeforeARegionIsAdded) {
   EXPECT_GT(hybrid->stats().strip_segments, 0u);
 }
 
+// Six gliders flying apart, and a block they leave behind.
+CellSet gliders_leaving_a_block() {
+  const CellSet glider = picture({".O.", "..O", "OOO"}, 0, 0);
+  CellSet cells = picture({"OO", "OO"}, -200, -200);
+  for (int i = 0; i < 6; ++i) {
+    for (const Cell& cell : glider.translated(300 * i, -150 * i).cells()) cells.set(cell);
+  }
+  return cells;
+}
+
 TEST_P(HybridTest, GlidersFlyOnFromStretchToStretchWhileTheTilesSleep) {
   // Six gliders leave a block behind: once they fly, no tile is active,
   // yet the world is not asleep. They stay in flight between the stretches
@@ -476,11 +486,7 @@ TEST_P(HybridTest, GlidersFlyOnFromStretchToStretchWhileTheTilesSleep) {
   // land before the reads.
   HybridOptions options;
   options.fixed_costs = hybrid::CostModel{};
-  const CellSet glider = picture({".O.", "..O", "OOO"}, 0, 0);
-  CellSet cells = picture({"OO", "OO"}, -200, -200);
-  for (int i = 0; i < 6; ++i) {
-    for (const Cell& cell : glider.translated(300 * i, -150 * i).cells()) cells.set(cell);
-  }
+  const CellSet cells = gliders_leaving_a_block();
   auto hybrid = make(options);
   hybrid->load(cells, Rule::conway(), Topology::plane());
   expect_matches_one_thread(*hybrid, cells, {3000, 3001, 9000});
@@ -493,11 +499,7 @@ TEST_P(HybridTest, GlidersFlyOnBetweenCallsWhenMoreStepsFollow) {
   // land in the last.
   HybridOptions options;
   options.fixed_costs = hybrid::CostModel{};
-  const CellSet glider = picture({".O.", "..O", "OOO"}, 0, 0);
-  CellSet cells = picture({"OO", "OO"}, -200, -200);
-  for (int i = 0; i < 6; ++i) {
-    for (const Cell& cell : glider.translated(300 * i, -150 * i).cells()) cells.set(cell);
-  }
+  const CellSet cells = gliders_leaving_a_block();
   auto hybrid = make(options);
   hybrid->load(cells, Rule::conway(), Topology::plane());
   auto simd = make_sparse_backend({.threads = 1}, cpu::SimdLibrary::kHighway);
