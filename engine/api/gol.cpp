@@ -67,7 +67,10 @@ World::World(World&&) noexcept = default;
 World& World::operator=(World&&) noexcept = default;
 World::~World() = default;
 
-void World::advance(uint64_t generations) { impl_->simulation.advance(generations); }
+void World::advance(uint64_t generations, bool more_follow) {
+  impl_->simulation.expect_more_steps(more_follow);
+  impl_->simulation.advance(generations);
+}
 uint64_t World::generation() const { return impl_->simulation.generation(); }
 uint64_t World::population() const { return impl_->simulation.population(); }
 std::optional<BBox> World::bbox() const { return impl_->simulation.bbox(); }

@@ -68,7 +68,12 @@ class World {
   // the way leaves the world's cells between generations, so the world is
   // then unusable: every later call that steps it or reads its cells
   // throws RuntimeError naming the first failure (load the pattern again).
-  void advance(uint64_t generations);
+  // `more_follow`: whether another advance() comes before the world is
+  // read, as in a run taken in chunks. The engine may then leave work for
+  // the next call (gliders flown by formula, which it would otherwise put
+  // back into the world and take out again); the reads stay exact either
+  // way.
+  void advance(uint64_t generations, bool more_follow = false);
 
   // Counts from the pattern's own generation ("#CXRLE Gen="); a failed
   // advance() counts none.

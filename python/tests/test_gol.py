@@ -57,6 +57,17 @@ def test_every_available_backend_agrees_with_the_serial_reference():
         np.testing.assert_array_equal(world.cells(), reference.cells(), err_msg=name)
 
 
+def test_a_gun_stepped_in_chunks_matches_the_bit_reference():
+    # A step runs in chunks, between which the stream's gliders may fly on.
+    world = gol.load("builtin:gosper-gun", backend="simd")
+    reference = gol.load("builtin:gosper-gun", backend="bit")
+    world.step(3000)
+    reference.step(3000)
+    assert world.population == reference.population
+    assert world.bbox == reference.bbox
+    np.testing.assert_array_equal(world.cells(), reference.cells())
+
+
 def test_other_threads_run_during_a_step_and_see_the_world_before_or_after_it():
     world = gol.load("soup:256x256:0.5:11")
     stepper = threading.Thread(target=world.step, args=(3000,))
