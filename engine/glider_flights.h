@@ -45,7 +45,11 @@
 // the tiles along its way. A gun's stream flies from a few tiles beyond
 // the gun on: the gliders grounded beside the gun stay gliders to the
 // others, and a pair on one course is looked at only where one of the two
-// is new.
+// is new. The fleet is kept from review to review (Fleet), so a review
+// looks at the gliders new, due or near those, not at all of them; and a
+// fleet of one course (a stream) is cleared for longer the farther its
+// gliders fly (kLoneCourseHorizon), so that a gun run long does not look
+// at its whole stream every kMaxHorizon generations.
 #pragma once
 
 #include <algorithm>
