@@ -40,7 +40,6 @@ class SparseBackend final : public Backend {
     stats_.cells_computed += stepper_.cells_computed() - computed_before;
     stats_.tiles_total = 0;
     for (const sparse::SparseGrid* part : parts()) stats_.tiles_total += part->cpu_tile_count();
-    stats_.gliders_flying = stepper_.flying() ? stepper_.flights().flying() : 0;
   }
   // Told of more steps to come, gliders fly on into the next call: landed
   // and lifted again at each of a run's chunks, a gun's stream of 100000
@@ -93,6 +92,7 @@ class SparseBackend final : public Backend {
   BackendStats stats() const override {
     BackendStats stats = stats_;
     stats.strip_segments = stepper_.strip_segments();
+    stats.gliders_flying = stepper_.flying() ? stepper_.flights().flying() : 0;
     return stats;
   }
 

@@ -28,7 +28,7 @@ struct BackendStats {
   double device_seconds = 0;    // GPU kernel time (CUDA events); 0 on the CPU
   double transfer_seconds = 0;  // host<->device copies; 0 on the CPU
   uint64_t strip_segments = 0;  // stretches stepped with the world cut in strips
-  uint64_t gliders_flying = 0;  // flown by formula outside the tiles after the last step
+  uint64_t gliders_flying = 0;  // flown by formula outside the tiles now
   // The hybrid's split and exchange; 0 elsewhere.
   uint64_t tiles_cpu = 0;         // tiles the CPU owns after the last step
   uint64_t tiles_gpu = 0;         // tiles of GPU regions after the last step
