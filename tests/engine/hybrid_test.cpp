@@ -144,6 +144,15 @@ class HybridTest : public ::testing::TestWithParam<PoolKind> {
     return make_hybrid_backend({.threads = 2},
                                gpu::make_tile_pool(GetParam() == PoolKind::kStandin), options);
   }
+  // A hybrid priced by the fixed (default) costs, loaded with `cells` on
+  // Life's plane: one whose CPU keeps every world these tests give it.
+  std::unique_ptr<Backend> loaded_at_fixed_costs(const CellSet& cells) const {
+    HybridOptions options;
+    options.fixed_costs = hybrid::CostModel{};
+    auto hybrid = make(options);
+    hybrid->load(cells, Rule::conway(), Topology::plane());
+    return hybrid;
+  }
   std::unique_ptr<Backend> make_counted(const HybridOptions& options, RegionCalls& calls) const {
     return make_hybrid_backend({.threads = 2},
                                std::make_unique<CountingPool>(
@@ -385,13 +394,10 @@ TEST_P(HybridTest, AWorldLeftToTheCpuRunsOnUntilThePartitionPasses) {
   // last until the next pass: passes every 4 epochs of 32, then ever less
   // often up to every 32, so 3200 generations take 5 epochs (128, 256, 512,
   // 1024, and 1280 rather than 1024 and 256), not 100.
-  HybridOptions options;
-  options.fixed_costs = hybrid::CostModel{};
   const CellSet cells = picture({".O.", "..O", "OOO"}, 0, 0);
   CellSet both = cells;
   for (const Cell& cell : cells.translated(500, -300).cells()) both.set(cell);
-  auto hybrid = make(options);
-  hybrid->load(both, Rule::conway(), Topology::plane());
+  auto hybrid = loaded_at_fixed_costs(both);
   auto oracle = cpu::make_bit_backend();
   oracle->load(both, Rule::conway(), Topology::plane());
   hybrid->step(3200);
@@ -438,14 +444,11 @@ TEST_P(HybridTest, AWorldLeftToTheCpuIsSteppedInStripsAsSimdSteps) {
   // No region is worth its cost here, so the CPU holds the world alone and
   // cuts it into strips as simd does, keeping them from call to call: the
   // reads between calls must see every strip.
-  HybridOptions options;
-  options.fixed_costs = hybrid::CostModel{};
   CellSet cells = pulsar_field(7, 600);
   for (const Cell& cell : patterns::builtin_pattern("acorn").cells.translated(1500, 1800).cells()) {
     cells.set(cell);
   }
-  auto hybrid = make(options);
-  hybrid->load(cells, Rule::conway(), Topology::plane());
+  auto hybrid = loaded_at_fixed_costs(cells);
   expect_matches_one_thread(*hybrid, cells, {1400, 1700, 3000});
   EXPECT_EQ(hybrid->stats().tiles_gpu, 0u);
   EXPECT_GT(hybrid->stats().strip_segments, 0u);
@@ -484,11 +487,8 @@ TEST_P(HybridTest, GlidersFlyOnFromStretchToStretchWhileTheTilesSleep) {
   // yet the world is not asleep. They stay in flight between the stretches
   // of one call (a partition pass comes every few hundred generations) and
   // land before the reads.
-  HybridOptions options;
-  options.fixed_costs = hybrid::CostModel{};
   const CellSet cells = gliders_leaving_a_block();
-  auto hybrid = make(options);
-  hybrid->load(cells, Rule::conway(), Topology::plane());
+  auto hybrid = loaded_at_fixed_costs(cells);
   expect_matches_one_thread(*hybrid, cells, {3000, 3001, 9000});
   EXPECT_EQ(hybrid->population(), 4u + 6u * 5u);
 }
@@ -497,11 +497,8 @@ TEST_P(HybridTest, GlidersFlyOnBetweenCallsWhenMoreStepsFollow) {
   // A run in chunks (gol run's): the gliders stay flying from call to
   // call, counted by the population and the cells read between them, and
   // land in the last.
-  HybridOptions options;
-  options.fixed_costs = hybrid::CostModel{};
   const CellSet cells = gliders_leaving_a_block();
-  auto hybrid = make(options);
-  hybrid->load(cells, Rule::conway(), Topology::plane());
+  auto hybrid = loaded_at_fixed_costs(cells);
   auto simd = make_sparse_backend({.threads = 1}, cpu::SimdLibrary::kHighway);
   simd->load(cells, Rule::conway(), Topology::plane());
   for (int call = 1; call <= 4; ++call) {
@@ -520,11 +517,8 @@ TEST_P(HybridTest, CellsComputedOnTheCpuAreCountedAsTheSimdBackendCountsThem) {
   // computed are those bands, not whole tiles. (A generation a call: over
   // longer calls both may step plane blocks of whole tiles, where their
   // calls end and so where the blocks fall differ.)
-  HybridOptions options;
-  options.fixed_costs = hybrid::CostModel{};
   const CellSet gun = patterns::builtin_pattern("gosper-gun").cells;
-  auto hybrid = make(options);
-  hybrid->load(gun, Rule::conway(), Topology::plane());
+  auto hybrid = loaded_at_fixed_costs(gun);
   auto simd = make_sparse_backend({.threads = 2}, cpu::SimdLibrary::kHighway);
   simd->load(gun, Rule::conway(), Topology::plane());
   for (int generation = 0; generation < 400; ++generation) {
