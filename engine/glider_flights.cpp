@@ -167,11 +167,7 @@ int32_t GliderFlights::Fleet::add(const Flight& flight, uint64_t at,
   glider.stamp = 0;
   glider.state = 0;
   glider.used = true;
-  int32_t& head = index_[flight.course].at(glider.square);
-  glider.previous = kNone;
-  glider.next = head - 1;
-  if (glider.next != kNone) (*this)[glider.next].previous = id;
-  head = id + 1;
+  link(id, index_[flight.course]);
   ++count_;
   ++on_course_[flight.course];
   return id;
@@ -194,21 +190,23 @@ void GliderFlights::Fleet::remove(int32_t id) {
   compact(course);
 }
 
+void GliderFlights::Fleet::link(int32_t id, SquareTable<int32_t>& index) {
+  Glider& glider = (*this)[id];
+  int32_t& head = index.at(glider.square);
+  glider.previous = kNone;
+  glider.next = head - 1;
+  if (glider.next != kNone) (*this)[glider.next].previous = id;
+  head = id + 1;
+}
+
 void GliderFlights::Fleet::compact(int course) {
   SquareTable<int32_t>& index = index_[static_cast<size_t>(course)];
   const size_t gliders = on_course(course);
   if (index.used() <= 2 * gliders + 256) return;
   index.reset(gliders);
-  for (size_t id = 0; id < gliders_.size(); ++id) {
-    Glider& glider = gliders_[id];
-    if (!glider.used || glider.flight.course != course) continue;
-    int32_t& head = index.at(glider.square);
-    glider.previous = kNone;
-    glider.next = head - 1;
-    if (glider.next != kNone)
-      gliders_[static_cast<size_t>(glider.next)].previous = static_cast<int32_t>(id);
-    head = static_cast<int32_t>(id) + 1;
-  }
+  each([&](int32_t id) {
+    if ((*this)[id].flight.course == course) link(id, index);
+  });
 }
 
 std::optional<BBox> GliderFlights::bbox(uint64_t generation) const {
@@ -227,11 +225,7 @@ void GliderFlights::visit_cells(uint64_t generation,
   fleet_.each([&](int32_t id) {
     const Fleet::Glider& glider = fleet_[id];
     const Flight flight = advanced(glider.flight, generation - glider.at);
-    const Cell corner = box(flight);
-    const uint16_t cells = courses_[flight.course].phases[flight.phase].cells;
-    for (int bit = 0; bit < 9; ++bit) {
-      if (((cells >> bit) & 1u) != 0) visit(corner.x + bit % 3, corner.y + bit / 3);
-    }
+    visit_phase_cells(box(flight), courses_[flight.course].phases[flight.phase].cells, visit);
   });
 }
 
@@ -313,13 +307,10 @@ class GliderFlights::Review {
 
   // Sets or clears the cells of the glider phase `cells` at `corner`.
   void put(int parity, Cell corner, uint16_t cells, bool alive) {
-    for (int bit = 0; bit < 9; ++bit) {
-      if (((cells >> bit) & 1u) == 0) continue;
-      const int64_t x = corner.x + bit % 3;
-      const int64_t y = corner.y + bit / 3;
+    visit_phase_cells(corner, cells, [&](int64_t x, int64_t y) {
       Work& work = entry({tile_of(x), tile_of(y)});
       work.tiles[parity].set(offset_in_tile(x), offset_in_tile(y), alive);
-    }
+    });
   }
 
   // Which tiles hold live cells now, by coarse square, the changes made
@@ -726,31 +717,34 @@ bool GliderFlights::stands_for(const Due& due) const {
   return glider.used && glider.version == due.version && glider.flight.until == due.until;
 }
 
+void GliderFlights::pop_due() {
+  std::pop_heap(due_.begin(), due_.end(), std::greater<>{});
+  due_.pop_back();
+}
+
 std::optional<int32_t> GliderFlights::take_due(uint64_t before) {
   while (!due_.empty() && due_.front().until < before) {
     const Due due = due_.front();
-    std::pop_heap(due_.begin(), due_.end(), std::greater<>{});
-    due_.pop_back();
+    pop_due();
     if (stands_for(due)) return due.id;
   }
   return std::nullopt;
 }
 
 uint64_t GliderFlights::next_due() {
-  while (!due_.empty() && !stands_for(due_.front())) {
-    std::pop_heap(due_.begin(), due_.end(), std::greater<>{});
-    due_.pop_back();
-  }
+  while (!due_.empty() && !stands_for(due_.front())) pop_due();
   return due_.empty() ? generation_ + kMaxSearchGap : due_.front().until;
 }
 
 void GliderFlights::land_fleet(Review& view) {
-  fleet_.each([&](int32_t id) {
-    put(view, now(id).flight, true);
-    fleet_.remove(id);
-  });
+  fleet_.each([&](int32_t id) { put(view, now(id).flight, true); });
+  forget_fleet();
+}
+
+void GliderFlights::forget_fleet() {
   landed_ += flying_;
   flying_ = 0;
+  fleet_.clear();
   due_.clear();
 }
 
@@ -885,14 +879,11 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts, const For
   // others, are grounded: they stay in the tiles, gliders to the others.
   // Made the rest, each grounded the next one along a gun's stream, down
   // to its end, and no glider of the stream flew.
-  std::vector<uint64_t>& grounded = scratch_.horizons;
-  grounded.assign(found_ids.size(), 0);
+  // (Each piece marks only its own gliders.)
   for_each_index(found_ids.size(), kClearancePiece, for_each, [&](size_t k) {
-    grounded[k] = clear_for(view, fleet_[found_ids[k]].flight, shortest_) ? 0 : 1;
+    Fleet::Glider& glider = fleet_[found_ids[k]];
+    if (!clear_for(view, glider.flight, shortest_)) glider.state |= kGrounded;
   });
-  for (size_t k = 0; k < found_ids.size(); ++k) {
-    if (grounded[k] != 0) fleet_[found_ids[k]].state |= kGrounded;
-  }
   const std::vector<int32_t>& listed = decide_pairs(found_ids);
   // A tangled glider is the rest now: put back into the tiles, whose map
   // marks it.
@@ -923,7 +914,6 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts, const For
   for_each_index(asking.size(), kClearancePiece, for_each, [&](size_t k) {
     horizons[k] = clearance(view, flights[k], longest_for(flights[k].course));
   });
-  size_t flying_on = flying_;
   size_t lifting = 0;
   for (size_t k = 0; k < asking.size(); ++k) {
     Fleet::Glider& glider = fleet_[asking[k]];
@@ -933,11 +923,12 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts, const For
       lifting += is_new ? 1 : 0;
     }
   }
-  for (int32_t id : listed) {
-    const uint8_t state = fleet_[id].state;
-    if ((state & kNew) == 0 && (state & kKept) == 0) --flying_on;
-    if ((state & kNew) != 0 && (state & kKept) != 0) ++flying_on;
-  }
+  // Those flying that land: decided on, neither new nor kept.
+  const size_t landing =
+      static_cast<size_t>(std::count_if(listed.begin(), listed.end(), [&](int32_t id) {
+        return (fleet_[id].state & (kNew | kKept)) == 0;
+      }));
+  const size_t flying_on = flying_ - landing + lifting;
   if (flying_on < min_fleet_) {
     // Too few fly on to pay for reviews: every glider lands, and those
     // found stay in the tiles.
@@ -981,10 +972,7 @@ bool GliderFlights::land_all(std::span<sparse::SparseGrid* const> parts) {
     for (size_t i = first; i < end; ++i) put(view, now(ids[i]).flight, true);
     near_cut = view.commit() || near_cut;
   }
-  for (int32_t id : ids) fleet_.remove(id);
-  landed_ += flying_;
-  flying_ = 0;
-  due_.clear();
+  forget_fleet();
   return near_cut;
 }
 

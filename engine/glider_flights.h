@@ -282,6 +282,14 @@ class GliderFlights {
   // there are several, else here.
   static void for_each_index(size_t count, size_t piece, const ForEach& for_each,
                              const std::function<void(size_t)>& body);
+  // visit(x, y) for each live cell of the glider phase `cells` (bit 3 *
+  // row + column) with its box's top-left corner at `corner`.
+  template <class Visit>
+  static void visit_phase_cells(Cell corner, uint16_t cells, const Visit& visit) {
+    for (int bit = 0; bit < 9; ++bit) {
+      if (((cells >> bit) & 1u) != 0) visit(corner.x + bit % 3, corner.y + bit / 3);
+    }
+  }
   // A value for each coarse square: a table of open addressing, rebuilt at
   // each review in the same memory (an unordered_map cost several times as
   // much, and fresh pages for it each review more again).
@@ -372,11 +380,9 @@ class GliderFlights {
     // Marks the tiles of the glider phase `cells` (bit 3 * row + column)
     // with its box's top-left corner at `corner`.
     void mark_glider(Cell corner, uint16_t cells) {
-      for (int bit = 0; bit < 9; ++bit) {
-        if (((cells >> bit) & 1u) != 0) {
-          mark({tile_of(corner.x + bit % 3), tile_of(corner.y + bit / 3)});
-        }
-      }
+      visit_phase_cells(corner, cells, [&](int64_t x, int64_t y) {
+        mark({tile_of(x), tile_of(y)});
+      });
     }
     // The mask of `square` (null: none marked there yet).
     const uint16_t* find(TileCoord square) const { return masks_.find(square); }
@@ -456,6 +462,8 @@ class GliderFlights {
     }
 
    private:
+    // Puts glider `id` first in its frame square's list in `index`.
+    void link(int32_t id, SquareTable<int32_t>& index);
     // Rebuilds course `course`'s index where most of its squares are empty.
     void compact(int course);
 
@@ -485,8 +493,13 @@ class GliderFlights {
   std::optional<int32_t> take_due(uint64_t before);
   // When the first glider flying is due (or kMaxSearchGap on, with none).
   uint64_t next_due();
+  // Takes the first entry off the due list.
+  void pop_due();
   // Every glider of the fleet lands.
   void land_fleet(Review& view);
+  // Empties the fleet, its gliders flying counted landed (put back into
+  // the tiles by the caller).
+  void forget_fleet();
   // Looks at the pairs of the gliders found and due, and of those a tangle
   // reaches: marks which are tangled, and which look for a clearance.
   // Returns every glider decided on (each marked kListed).

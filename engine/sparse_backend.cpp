@@ -116,9 +116,7 @@ class SparseBackend final : public Backend {
   std::vector<const sparse::SparseGrid*> parts() const { return stepper_.world_parts(grid_); }
   // Puts the gliders still flying back into the tiles: how the world is
   // held changes, not what it is, so the reads that need it do it.
-  void land() const {
-    if (stepper_.flying()) stepper_.land_flights(grid_);
-  }
+  void land() const { stepper_.land_flights(grid_); }
 
   // Mutable for land().
   mutable GridStepper stepper_;
