@@ -826,6 +826,7 @@ bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts, const For
   const uint64_t generation = parts[0]->generation();
   generation_ = generation;
   ++stamp_;
+  ++reviews_;
   Review view(parts, work_);
   // The tiles are searched only when the search is due: a review for the
   // flights' sake alone (a puffer train's strays, at every epoch's end)

@@ -143,6 +143,8 @@ class GliderFlights {
   // come later: the flights' clearance ends there).
   uint64_t next_review() const { return next_review_; }
   size_t flying() const { return flying_; }
+  // Reviews since construction (land_all's landings not counted).
+  uint64_t reviews() const { return reviews_; }
   // The live cells of the gliders flying (five each), and the box they
   // lie in at `generation` (at or after the last review).
   uint64_t population() const { return 5 * static_cast<uint64_t>(flying_); }
@@ -545,7 +547,8 @@ class GliderFlights {
   Fleet fleet_;
   size_t flying_ = 0;  // gliders flying (the fleet less those found this review)
   std::vector<Due> due_;
-  uint32_t stamp_ = 0;  // counts reviews
+  uint32_t stamp_ = 0;  // marks what a review has looked at
+  uint64_t reviews_ = 0;
   size_t min_fleet_ = kMinFleet;
   uint64_t shortest_ = kHorizon;
   uint64_t generation_ = 0;  // of the last review (or start)

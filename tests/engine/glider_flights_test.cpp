@@ -322,6 +322,27 @@ TEST(GliderFlights, AFewStraysBesideALargeStillWorldFlyByDefault) {
   }
 }
 
+TEST(GliderFlights, ASettledWorldPassesAnyNumberOfGenerationsWithoutReviews) {
+  // A block and a blinker: asleep after their first generations, with
+  // nothing flying, nothing a review could find.
+  CellSet cells = block(10, 10);
+  for (int64_t x = 40; x < 43; ++x) cells.set(x, 20);
+  sparse::SparseGrid grid;
+  grid.load(cells, Topology::plane(), false);
+  GridStepper stepper(1, cpu::SimdLibrary::kHighway);
+  stepper.allow_flights(true);
+  stepper.step(grid, Rule::conway(), uint64_t{1} << 40);
+  EXPECT_LE(stepper.flights().reviews(), 1u);
+  EXPECT_EQ(grid.generation(), uint64_t{1} << 40);
+  EXPECT_TRUE(grid.cells() == cells) << "the blinker's phase after an even count";
+  // With a glider added, the world reviews again.
+  const uint64_t before = stepper.flights().reviews();
+  add(cells, glider(200, 200, 0));
+  grid.load(cells, Topology::plane(), false);
+  stepper.step(grid, Rule::conway(), 1000);
+  EXPECT_GT(stepper.flights().reviews(), before);
+}
+
 TEST(GliderFlights, AGunsStreamFliesAndMatches) {
   const CellSet gun = patterns::builtin_pattern("gosper-gun").cells;
   for (int threads : {1, 2}) {
