@@ -135,6 +135,8 @@ Cell GliderFlights::box(const Flight& flight) const {
 }
 
 void GliderFlights::Fleet::clear() {
+  // Cleared already (a world of few gliders lands its fleet at each review).
+  if (gliders_.empty()) return;
   gliders_.clear();
   free_.clear();
   count_ = 0;
