@@ -125,12 +125,25 @@ class BandStepper {
 
   // Runs the job's generations, a halo exchange before every round, until
   // done or a signal reaches any rank: all ranks stop after the same round.
+  // Once no rank had a tile awake after its last exchange, nor took a
+  // changed halo in it, every band repeats with period 1 or 2 from then
+  // on, and all ranks pass the rest at once (a still torus asked for 10^12
+  // generations exchanged halos every kHaloRows of them). Whether any rank
+  // is awake rides on the stop check's maximum, in its lowest bit: a signal
+  // anywhere outweighs it, and with none the maximum is whether any is.
   void run(const MpiWorld& world, const StopCheck& stop) {
+    bool awake = true;
     while (done_ < header_.generations) {
-      stopped_by_ = world.max_over_ranks(stop());
+      const int reduced = world.max_over_ranks(stop() << 1 | (awake ? 1 : 0));
+      stopped_by_ = reduced >> 1;
       if (stopped_by_ != 0) return;
+      if ((reduced & 1) == 0) {
+        step(header_.generations - done_);
+        done_ = header_.generations;
+        return;
+      }
       const uint64_t round = std::min<uint64_t>(kHaloRows, header_.generations - done_);
-      swap_halos(world);
+      awake = swap_halos(world) || !grid_.active().empty();
       step(round);
       done_ += round;
     }
@@ -194,7 +207,8 @@ class BandStepper {
 
   // The band's top rows go up to become the upper rank's lower halo while
   // the lower rank's top rows arrive as this lower halo; then the reverse.
-  void swap_halos(const MpiWorld& world) {
+  // Returns whether a halo changed.
+  bool swap_halos(const MpiWorld& world) {
     const auto start = Clock::now();
     const std::vector<uint64_t> top = edge_rows(0, kHaloRows);
     const std::vector<uint64_t> bottom = edge_rows(last_tile_row_, 0);
@@ -207,6 +221,7 @@ class BandStepper {
     if (changed) grid_.replan();
     figures_.exchange_seconds += seconds_since(start);
     ++figures_.exchanges;
+    return changed;
   }
 
   // The strip's wrapped edge rows are wrong after a generation, but within

@@ -128,6 +128,34 @@ TEST_F(MpiRun, GlidersCrossEveryBandEdgeAndWrap) {
   expect_ranks_agree("builtin:glider --torus 128x256 --gens 700");
 }
 
+TEST_F(MpiRun, ASettledTorusPassesTheRestWithoutExchanges) {
+  // Blocks and blinkers on a 128x256 torus, across every band edge of two
+  // and four ranks and across the wrap: asleep after the first rounds, the
+  // ranks pass the rest of 10^12 + 1 generations at once.
+  Pattern settled;
+  CellSet odd;  // the blinkers in their other phase
+  for (int64_t edge : {0, 64, 128, 192}) {
+    for (int64_t d = -1; d <= 1; ++d) {
+      settled.cells.set(20, (edge + d + 256) % 256);
+      odd.set(20 + d, edge);
+    }
+    for (int64_t y : {edge - 1, edge}) {
+      for (int64_t x : {60, 61}) {
+        settled.cells.set(x, (y + 256) % 256);
+        odd.set(x, (y + 256) % 256);
+      }
+    }
+  }
+  const fs::path file = dir_ / "settled.rle";
+  patterns::write_pattern_file(file.string(), settled);
+  const std::string args = file.string() + " --torus 128x256 --gens 1000000000001";
+  expect_ranks_agree(args);
+  std::string json;
+  const Pattern banded = run(2, args, json);
+  EXPECT_EQ(banded.cells, odd);
+  EXPECT_LE(json_number(json, "exchanges"), 4u) << json;
+}
+
 TEST_F(MpiRun, OtherRulesIncludingBirthOnZero) {
   expect_ranks_agree("soup:256x256:0.3:5 --torus 256x256 --rule B36/S23 --gens 45");
   expect_ranks_agree("soup:128x256:0.5:9 --torus 128x256 --rule B0123478/S34678 --gens 33");

@@ -555,6 +555,23 @@ TEST_P(HybridTest, SleepingWorldsCostNothing) {
   EXPECT_TRUE(hybrid->cells() == odd);
 }
 
+TEST_P(HybridTest, AWorldFallingAsleepWithinACallCostsNoMoreEpochs) {
+  // As above, but awake when the call starts, and with more steps to
+  // follow or not: once asleep, the rest of the call costs no epoch.
+  CellSet cells = picture({"OO", "OO"}, 10, 10);
+  for (const Cell& cell : picture({"OOO"}, 300, 40).cells()) cells.set(cell);
+  CellSet odd = picture({"OO", "OO"}, 10, 10);
+  for (const Cell& cell : picture({"O", "O", "O"}, 301, 39).cells()) odd.set(cell);
+  for (bool more_follow : {false, true}) {
+    auto hybrid = make(eager_options());
+    hybrid->load(cells, Rule::conway(), Topology::plane());
+    hybrid->expect_more_steps(more_follow);
+    hybrid->step(1000000001);
+    EXPECT_LE(hybrid->stats().epochs, 4u) << (more_follow ? "more follow" : "the last call");
+    EXPECT_TRUE(hybrid->cells() == odd);
+  }
+}
+
 TEST(HybridRegistry, NeedsAGpuAndHasAStandinEverywhere) {
   const BackendRegistry& registry = BackendRegistry::builtin();
   const WorkloadHint hint{Topology::plane(), 1, BBox{0, 0, 0, 0}};
