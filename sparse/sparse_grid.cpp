@@ -1085,11 +1085,33 @@ uint64_t SparseGrid::cpu_population() const {
 }
 
 std::optional<BBox> SparseGrid::cpu_bbox() const {
-  std::optional<BBox> box;
-  for_each_nonempty(true, [&](TileCoord coord, const Tile& tile) {
-    if (const std::optional<BBox> part = tile_bbox(coord, tile)) extend_bbox(box, *part);
+  // Each side of the box lies in the outermost tiles on that side: the
+  // tiles' coordinates are read first, then the cells of those tiles only
+  // (a log row every generation of the spacefiller read all 49456 tiles'
+  // cells, 44% of such a run). Should a tile marked nonempty be empty, a
+  // side may come from further in: the box is then made from every tile.
+  std::optional<BBox> tiles;
+  for_each_nonempty(true, [&](TileCoord coord, const Tile&) {
+    extend_bbox(tiles, BBox{coord.tx, coord.ty, coord.tx, coord.ty});
   });
-  return box;
+  if (!tiles) return std::nullopt;
+  const auto outermost = [&](TileCoord coord) {
+    return coord.tx == tiles->xmin || coord.tx == tiles->xmax || coord.ty == tiles->ymin ||
+           coord.ty == tiles->ymax;
+  };
+  const auto box_of = [&](bool outermost_only) {
+    std::optional<BBox> box;
+    for_each_nonempty(true, [&](TileCoord coord, const Tile& tile) {
+      if (outermost_only && !outermost(coord)) return;
+      if (const std::optional<BBox> part = tile_bbox(coord, tile)) extend_bbox(box, *part);
+    });
+    return box;
+  };
+  const std::optional<BBox> box = box_of(true);
+  const bool sides_outermost =
+      box && tile_of(box->xmin) == tiles->xmin && tile_of(box->xmax) == tiles->xmax &&
+      tile_of(box->ymin) == tiles->ymin && tile_of(box->ymax) == tiles->ymax;
+  return sides_outermost ? box : box_of(false);
 }
 
 void SparseGrid::visit_cpu_tiles(const std::function<void(TileCoord, const Tile&)>& visit) const {

@@ -28,8 +28,8 @@ std::vector<Config> every_config() {
   return configs;
 }
 
-// Steps every configuration and the oracle side by side, comparing cells
-// at each checkpoint.
+// Steps every configuration and the oracle side by side, comparing cells,
+// population and box at each checkpoint.
 void expect_all_match_reference(const CellSet& cells, const Rule& rule, const Topology& topology,
                                 const std::vector<uint64_t>& checkpoints) {
   auto oracle = cpu::make_bit_backend();
@@ -48,6 +48,8 @@ void expect_all_match_reference(const CellSet& cells, const Rule& rule, const To
       ASSERT_EQ(backends[i]->population(), expected.population())
           << backends[i]->name() << " config " << i << " generation " << checkpoint;
       ASSERT_TRUE(backends[i]->cells() == expected)
+          << backends[i]->name() << " config " << i << " generation " << checkpoint;
+      ASSERT_EQ(backends[i]->bbox(), expected.bbox())
           << backends[i]->name() << " config " << i << " generation " << checkpoint;
     }
     done = checkpoint;
