@@ -1048,6 +1048,8 @@ void SparseGrid::begin_block(uint64_t generations) {
   outcomes_.assign(active_.size(), Outcome{});
   // commit_written() reads the parities from the generation it commits.
   generation_ += generations - 1;
+  // The block writes through the tile lists TorusBlocks keeps.
+  map_.forget_counts();
 }
 
 void SparseGrid::note_written(int32_t slot, int parity, const TileChange& change) {
@@ -1058,12 +1060,21 @@ void SparseGrid::note_written(int32_t slot, int parity, const TileChange& change
 template <typename Visit>
 void SparseGrid::for_each_nonempty_in(size_t first, size_t end, bool cpu_only, Visit visit) const {
   const int parity = current_parity();
+  for_each_nonempty_slot_in(first, end, cpu_only, [&](int32_t slot) {
+    visit(map_.coord(slot), map_.tile(parity, slot));
+  });
+}
+
+template <typename Visit>
+void SparseGrid::for_each_nonempty_slot_in(size_t first, size_t end, bool cpu_only,
+                                           Visit visit) const {
+  const int parity = current_parity();
   const std::span<const int32_t> held = map_.held();
   for (size_t at = first; at < end; ++at) {
     const int32_t slot = held[at];
     if (!map_.summary(parity, slot).nonempty) continue;
     if (cpu_only && owners_[slot] != TileOwner::kCpu) continue;
-    visit(map_.coord(slot), map_.tile(parity, slot));
+    visit(slot);
   }
 }
 
@@ -1072,15 +1083,15 @@ void SparseGrid::for_each_nonempty(bool cpu_only, Visit visit) const {
   for_each_nonempty_in(0, map_.held().size(), cpu_only, visit);
 }
 
-uint64_t SparseGrid::population() const {
-  uint64_t count = 0;
-  for_each_nonempty(false, [&](TileCoord, const Tile& tile) { count += tile.population(); });
-  return count;
-}
+uint64_t SparseGrid::population() const { return counted_population(false); }
 
-uint64_t SparseGrid::cpu_population() const {
+uint64_t SparseGrid::cpu_population() const { return counted_population(true); }
+
+uint64_t SparseGrid::counted_population(bool cpu_only) const {
+  const int parity = current_parity();
   uint64_t count = 0;
-  for_each_nonempty(true, [&](TileCoord, const Tile& tile) { count += tile.population(); });
+  for_each_nonempty_slot_in(0, map_.held().size(), cpu_only,
+                            [&](int32_t slot) { count += map_.population(parity, slot); });
   return count;
 }
 

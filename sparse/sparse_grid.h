@@ -433,6 +433,11 @@ class SparseGrid {
   // for_each_nonempty() over map_.held()[first, end).
   template <typename Visit>
   void for_each_nonempty_in(size_t first, size_t end, bool cpu_only, Visit visit) const;
+  // visit(slot) for the same tiles.
+  template <typename Visit>
+  void for_each_nonempty_slot_in(size_t first, size_t end, bool cpu_only, Visit visit) const;
+  // population() or cpu_population(), from the tiles' kept counts.
+  uint64_t counted_population(bool cpu_only) const;
   void load_torus(const CellSet& cells, const Topology& topology);
 
   TileMap map_;

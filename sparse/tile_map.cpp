@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <cstring>
 #include <utility>
 
 #include "engine/core/error.h"
@@ -113,12 +114,21 @@ TileCoord TileMap::neighbour_coord(TileCoord coord, int direction) const {
   return next;
 }
 
+void TileMap::forget_counts() {
+  for (size_t i = 0; i < slabs_.count(); ++i) {
+    if (Slab* slab = slabs_.block(i)) std::memset(slab->counted, 0, sizeof slab->counted);
+  }
+}
+
 int32_t TileMap::allocate_slot(TileCoord coord) {
   const auto taken = slabs_.take();
   Slab& slab = taken.block;
   const int32_t at = taken.at;
   if (taken.reused) {
-    for (int parity = 0; parity < 2; ++parity) slab.summaries[parity][at] = Summary{};
+    for (int parity = 0; parity < 2; ++parity) {
+      slab.summaries[parity][at] = Summary{};
+      slab.counted[parity][at] = 0;
+    }
   }
   slab.coords[at] = coord;
   slab.pairs[at] = {pool_.take(), false};

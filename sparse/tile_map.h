@@ -130,9 +130,27 @@ class TileMap {
   void drain(Visit visit);
 
   // Writing a tile whose pair is shared first gives it a pair of its own.
+  // Every write goes through here, and forgets the tile's count of cells.
   Tile& tile(int parity, int32_t slot) {
     if (is_shared(slot)) unshare(slot);
-    return *pair_generation(slab(slot).pairs[local(slot)].own(), parity);
+    Slab& home = slab(slot);
+    home.counted[parity][local(slot)] = 0;
+    return *pair_generation(home.pairs[local(slot)].own(), parity);
+  }
+  // Forgets every tile's count: for writers through addresses kept from
+  // call to call (TorusBlocks' tile lists), which tile() did not see.
+  void forget_counts();
+  // tile(parity, slot).population(), counted again only after a write:
+  // a population read every generation (a log row) counted every tile's
+  // cells, most of them asleep.
+  uint64_t population(int parity, int32_t slot) const {
+    Slab& home = slab(slot);
+    const int32_t at = local(slot);
+    if (home.counted[parity][at] == 0) {
+      home.populations[parity][at] = static_cast<uint32_t>(tile(parity, slot).population());
+      home.counted[parity][at] = 1;
+    }
+    return home.populations[parity][at];
   }
   const Tile& tile(int parity, int32_t slot) const {
     return *pair_generation(slab(slot).pairs[local(slot)].get(), parity);
@@ -230,6 +248,8 @@ class TileMap {
     uint8_t absent[kSlabSlots];                                        // absent_neighbours()
     TileCoord coords[kSlabSlots];
     uint64_t changed_in[kSlabSlots];
+    uint32_t populations[2][kSlabSlots];  // population(): the count, where counted
+    uint8_t counted[2][kSlabSlots];
     int32_t held_position[kSlabSlots];  // index in held_ while in use
     uint8_t in_use[kSlabSlots];
     BlockRecord<kSlabSlots> record;  // used: slots holding a tile, the empty one's included

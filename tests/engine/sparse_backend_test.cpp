@@ -56,6 +56,38 @@ void expect_all_match_reference(const CellSet& cells, const Rule& rule, const To
   }
 }
 
+TEST(SparseBackend, APopulationReadEveryGenerationMatchesTheReference) {
+  // Each tile's count of cells is kept from read to read and counted again
+  // only after a write: read every generation, and now and then after a
+  // longer step (plane and torus blocks, strips, gliders flying), with more
+  // steps to follow, so the reads do not land the gliders.
+  struct World {
+    CellSet cells;
+    Topology topology;
+  };
+  const World worlds[] = {
+      {patterns::make_soup({400, 300, 0.45, 21}).translated(-130, -70), Topology::plane()},
+      {patterns::builtin_pattern("spacefiller").cells, Topology::plane()},
+      {patterns::make_soup({512, 384, 0.5, 22}), Topology::torus(512, 384)},
+  };
+  for (const World& world : worlds) {
+    for (int threads : {1, 2}) {
+      SCOPED_TRACE(world.topology.to_string() + ", " + std::to_string(threads) + " threads");
+      auto backend = make_sparse_backend({threads}, cpu::SimdLibrary::kHighway);
+      backend->load(world.cells, Rule::conway(), world.topology);
+      backend->expect_more_steps(true);
+      auto oracle = cpu::make_bit_backend();
+      oracle->load(world.cells, Rule::conway(), world.topology);
+      for (uint64_t generation = 1; generation <= 400; ++generation) {
+        const uint64_t step = generation % 50 == 0 ? 61 : 1;
+        backend->step(step);
+        oracle->step(step);
+        ASSERT_EQ(backend->population(), oracle->population()) << "read " << generation;
+      }
+    }
+  }
+}
+
 TEST(SparseBackend, TorusSoupMatchesTheReferenceForEveryThreadCountAndLibrary) {
   // 32 x 33 tiles: above the backend's threshold for stepping in parallel.
   const CellSet soup = patterns::make_soup({2048, 2112, 0.5, 11});
