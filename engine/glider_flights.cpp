@@ -698,8 +698,8 @@ GliderFlights::Fleet::Glider& GliderFlights::now(int32_t id) {
     glider.flight = advanced(glider.flight, generation_ - glider.at);
     glider.at = generation_;
   }
-  if (glider.stamp != stamp_) {
-    glider.stamp = stamp_;
+  if (glider.stamp != stamp()) {
+    glider.stamp = stamp();
     glider.state = 0;
   }
   return glider;
@@ -827,7 +827,6 @@ const std::vector<int32_t>& GliderFlights::decide_pairs(std::span<const int32_t>
 bool GliderFlights::review(std::span<sparse::SparseGrid* const> parts, const ForEach& for_each) {
   const uint64_t generation = parts[0]->generation();
   generation_ = generation;
-  ++stamp_;
   ++reviews_;
   Review view(parts, work_);
   // The tiles are searched only when the search is due: a review for the

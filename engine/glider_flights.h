@@ -424,7 +424,7 @@ class GliderFlights {
       int32_t next = kNone;
       int32_t previous = kNone;
       uint32_t version = 0;  // counts the slot's reuses (stale due entries)
-      uint32_t stamp = 0;
+      uint32_t stamp = 0;    // stamp() of the review that last looked (state is its)
       uint8_t state = 0;
       bool used = false;
     };
@@ -484,6 +484,9 @@ class GliderFlights {
     uint32_t version = 0;
     bool operator>(const Due& other) const { return until > other.until; }
   };
+  // What marks the gliders a review has looked at: its count, as their
+  // stamps hold it.
+  uint32_t stamp() const { return static_cast<uint32_t>(reviews_); }
   // Glider `id` brought to the review's generation and stamp.
   Fleet::Glider& now(int32_t id);
   // Glider `id` flies for `horizon` generations from the review's.
@@ -547,7 +550,6 @@ class GliderFlights {
   Fleet fleet_;
   size_t flying_ = 0;  // gliders flying (the fleet less those found this review)
   std::vector<Due> due_;
-  uint32_t stamp_ = 0;  // marks what a review has looked at
   uint64_t reviews_ = 0;
   size_t min_fleet_ = kMinFleet;
   uint64_t shortest_ = kHorizon;

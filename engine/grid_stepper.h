@@ -42,6 +42,10 @@ class GridStepper {
   void land_flights(sparse::SparseGrid& grid);
   // Whether gliders may be flying outside the tiles (until land_flights()).
   bool flying() const { return flying_; }
+  // Whether the world `grid` steps in is whole (not in strips), with no
+  // tile awake and no glider flying: nothing in it can change until it is
+  // edited, however many generations pass.
+  bool settled(const sparse::SparseGrid& grid) const;
 
   // Tile generations stepped since construction.
   uint64_t tiles_stepped() const { return tiles_stepped_; }
@@ -137,9 +141,6 @@ class GridStepper {
   // for the `lookahead` generations the call steps in all.
   uint64_t step_world(sparse::SparseGrid& grid, const Rule& rule, uint64_t generations,
                       uint64_t lookahead);
-  // Whether a whole world (not in strips) has no tile awake and no glider
-  // flying: nothing in it can change until it is edited.
-  bool settled(const sparse::SparseGrid& grid) const;
   // Whether the flights are reviewed at epochs' ends only: a world in
   // strips with few gliders flying (see kFewFlights).
   bool reviews_at_epoch_ends() const;

@@ -175,7 +175,7 @@ class HybridBackend final : public Backend {
   void step(uint64_t generations) override {
     while (generations > 0) {
       generations_left_ = generations;
-      if (regions_.empty() && !in_strips() && grid_.active().empty() && no_glider_flying()) {
+      if (regions_.empty() && stepper_.settled(grid_)) {
         // Flights started in an earlier epoch of this call, with none
         // flying now, end here; otherwise a world that fell asleep within a
         // call stepped the rest an epoch at a time (a block asked for 10^12
@@ -317,8 +317,6 @@ class HybridBackend final : public Backend {
   // The grids holding the CPU's world: grid_ alone, or its strips while no
   // region exists (GridStepper::world_parts).
   std::vector<const sparse::SparseGrid*> parts() const { return stepper_.world_parts(grid_); }
-  bool in_strips() const { return parts().size() > 1; }
-  bool no_glider_flying() const { return !stepper_.flying() || stepper_.flights().flying() == 0; }
 
   bool holds_only_the_whole_torus() const {
     return regions_.size() == 1 && wraps_whole_torus(regions_.front().rect);

@@ -1102,7 +1102,8 @@ std::optional<BBox> SparseGrid::cpu_bbox() const {
   // cells, 44% of such a run). Should a tile marked nonempty be empty, a
   // side may come from further in: the box is then made from every tile.
   std::optional<BBox> tiles;
-  for_each_nonempty(true, [&](TileCoord coord, const Tile&) {
+  for_each_nonempty_slot_in(0, map_.held().size(), true, [&](int32_t slot) {
+    const TileCoord coord = map_.coord(slot);
     extend_bbox(tiles, BBox{coord.tx, coord.ty, coord.tx, coord.ty});
   });
   if (!tiles) return std::nullopt;

@@ -538,33 +538,35 @@ TEST_P(HybridTest, CellsComputedOnTheCpuAreCountedAsTheSimdBackendCountsThem) {
   EXPECT_TRUE(hybrid->cells() == simd->cells());
 }
 
+// A block and a blinker, the blinker in the phase of an even generation
+// (`odd` false) or an odd one.
+CellSet block_and_blinker(bool odd) {
+  CellSet cells = picture({"OO", "OO"}, 10, 10);
+  const CellSet blinker = odd ? picture({"O", "O", "O"}, 301, 39) : picture({"OOO"}, 300, 40);
+  for (const Cell& cell : blinker.cells()) cells.set(cell);
+  return cells;
+}
+
 TEST_P(HybridTest, SleepingWorldsCostNothing) {
   // Blocks and blinkers: after a few generations nothing is active, on
   // either side, and a billion generations take no epochs.
-  CellSet cells = picture({"OO", "OO"}, 10, 10);
-  for (const Cell& cell : picture({"OOO"}, 300, 40).cells()) cells.set(cell);
   auto hybrid = make(eager_options());
-  hybrid->load(cells, Rule::conway(), Topology::plane());
+  hybrid->load(block_and_blinker(false), Rule::conway(), Topology::plane());
   hybrid->step(64);
   const uint64_t epochs = hybrid->stats().epochs;
   hybrid->step(1000000001);
   EXPECT_EQ(hybrid->stats().epochs, epochs);
   EXPECT_EQ(hybrid->population(), 7u);
-  CellSet odd = picture({"OO", "OO"}, 10, 10);
-  for (const Cell& cell : picture({"O", "O", "O"}, 301, 39).cells()) odd.set(cell);
-  EXPECT_TRUE(hybrid->cells() == odd);
+  EXPECT_TRUE(hybrid->cells() == block_and_blinker(true));
 }
 
 TEST_P(HybridTest, AWorldFallingAsleepWithinACallCostsNoMoreEpochs) {
   // As above, but awake when the call starts, and with more steps to
   // follow or not: once asleep, the rest of the call costs no epoch.
-  CellSet cells = picture({"OO", "OO"}, 10, 10);
-  for (const Cell& cell : picture({"OOO"}, 300, 40).cells()) cells.set(cell);
-  CellSet odd = picture({"OO", "OO"}, 10, 10);
-  for (const Cell& cell : picture({"O", "O", "O"}, 301, 39).cells()) odd.set(cell);
+  const CellSet odd = block_and_blinker(true);
   for (bool more_follow : {false, true}) {
     auto hybrid = make(eager_options());
-    hybrid->load(cells, Rule::conway(), Topology::plane());
+    hybrid->load(block_and_blinker(false), Rule::conway(), Topology::plane());
     hybrid->expect_more_steps(more_follow);
     hybrid->step(1000000001);
     EXPECT_LE(hybrid->stats().epochs, 4u) << (more_follow ? "more follow" : "the last call");
