@@ -60,6 +60,9 @@ TileMap& TileMap::operator=(TileMap&& other) noexcept {
   pool_ = std::move(other.pool_);
   shared_ = std::move(other.shared_);
   shared_slots_ = other.shared_slots_;
+  populations_ = other.populations_;
+  lines_ = std::move(other.lines_);
+  lines_kept_ = other.lines_kept_;
   // release_all() above started this map's new era: no version it held
   // before names the pairs it takes over.
   other.forget_all();
@@ -116,7 +119,94 @@ TileCoord TileMap::neighbour_coord(TileCoord coord, int direction) const {
 
 void TileMap::forget_counts() {
   for (size_t i = 0; i < slabs_.count(); ++i) {
-    if (Slab* slab = slabs_.block(i)) std::memset(slab->counted, 0, sizeof slab->counted);
+    Slab* const slab = slabs_.block(i);
+    if (slab == nullptr) continue;
+    std::memset(slab->stale, 1, sizeof slab->stale);
+    slab->written[0] = slab->written[1] = 1;
+  }
+}
+
+uint64_t TileMap::population(int parity) const {
+  count_written(parity);
+  return populations_[parity];
+}
+
+void TileMap::count_written(int parity) const {
+  for (size_t i = 0; i < slabs_.count(); ++i) {
+    Slab* const slab = slabs_.block(i);
+    if (slab == nullptr || slab->written[parity] == 0) continue;
+    slab->written[parity] = 0;
+    for (int32_t at = 0; at < kSlabSlots; ++at) {
+      if (slab->stale[parity][at] != 0 && slab->in_use[at] != 0) {
+        recount(parity, static_cast<int32_t>(i * kSlabSlots) + at);
+      }
+    }
+  }
+}
+
+void TileMap::recount(int parity, int32_t slot) const {
+  Slab& home = slab(slot);
+  const int32_t at = local(slot);
+  const uint32_t before = home.populations[parity][at];
+  const auto now = static_cast<uint32_t>(tile(parity, slot).population());
+  home.populations[parity][at] = now;
+  home.stale[parity][at] = 0;
+  populations_[parity] += now;
+  populations_[parity] -= before;
+  if (!lines_kept_ || (before != 0) == (now != 0)) return;
+  if (now != 0) {
+    add_to_lines(parity, slot);
+  } else {
+    remove_from_lines(parity, slot);
+  }
+}
+
+void TileMap::keep_lines() const {
+  for (int parity = 0; parity < 2; ++parity) {
+    count_written(parity);
+    for (const int32_t slot : held_) {
+      if (slab(slot).populations[parity][local(slot)] != 0) add_to_lines(parity, slot);
+    }
+  }
+  lines_kept_ = true;
+}
+
+void TileMap::add_to_lines(int parity, int32_t slot) const {
+  const TileCoord at = coord(slot);
+  lines_[parity].columns[at.tx].push_back(slot);
+  lines_[parity].rows[at.ty].push_back(slot);
+}
+
+void TileMap::remove_from_lines(int parity, int32_t slot) const {
+  const TileCoord at = coord(slot);
+  const auto remove = [slot](std::map<int64_t, std::vector<int32_t>>& lines, int64_t line) {
+    const auto found = lines.find(line);
+    GOL_DCHECK(found != lines.end());
+    std::vector<int32_t>& slots = found->second;
+    const auto position = std::find(slots.begin(), slots.end(), slot);
+    GOL_DCHECK(position != slots.end());
+    *position = slots.back();
+    slots.pop_back();
+    if (slots.empty()) lines.erase(found);
+  };
+  remove(lines_[parity].columns, at.tx);
+  remove(lines_[parity].rows, at.ty);
+}
+
+void TileMap::drop_lines() const {
+  lines_ = {};
+  lines_kept_ = false;
+}
+
+void TileMap::uncount(int32_t slot) {
+  Slab& home = slab(slot);
+  const int32_t at = local(slot);
+  for (int parity = 0; parity < 2; ++parity) {
+    const uint32_t kept = home.populations[parity][at];
+    if (kept != 0 && lines_kept_) remove_from_lines(parity, slot);
+    populations_[parity] -= kept;
+    home.populations[parity][at] = 0;
+    home.stale[parity][at] = 0;
   }
 }
 
@@ -127,7 +217,8 @@ int32_t TileMap::allocate_slot(TileCoord coord) {
   if (taken.reused) {
     for (int parity = 0; parity < 2; ++parity) {
       slab.summaries[parity][at] = Summary{};
-      slab.counted[parity][at] = 0;
+      slab.populations[parity][at] = 0;
+      slab.stale[parity][at] = 0;
     }
   }
   slab.coords[at] = coord;
@@ -206,6 +297,7 @@ void TileMap::free(int32_t slot) {
   slab(last).held_position[local(last)] = position;
   held_.pop_back();
 
+  uncount(slot);
   release_pair(slot);
   home.in_use[at] = 0;
   slabs_.give_back(static_cast<size_t>(slot) >> kSlabBits, at);
@@ -234,6 +326,9 @@ int32_t TileMap::adopt(TileMap& other) {
   pool_.adopt(other.pool_);
   shared_.adopt(other.shared_);
   shared_slots_ += std::exchange(other.shared_slots_, 0);
+  for (int parity = 0; parity < 2; ++parity) populations_[parity] += other.populations_[parity];
+  // The lines name slots, which move by the offset: made again if read.
+  drop_lines();
   pool_.give_back(other.slabs_.block(0)->pairs[kEmptySlot].own());
   other.slabs_.give_back(0, kEmptySlot);
   slabs_.adopt(other.slabs_);
@@ -283,6 +378,8 @@ void TileMap::forget_all() {
   held_.clear();
   index_.clear();
   shared_slots_ = 0;
+  populations_ = {};
+  drop_lines();
   start_pairs_era();
 }
 

@@ -22,9 +22,12 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <span>
+#include <vector>
 
 #include "engine/core/tile.h"
 #include "sparse/block_pool.h"
@@ -130,28 +133,39 @@ class TileMap {
   void drain(Visit visit);
 
   // Writing a tile whose pair is shared first gives it a pair of its own.
-  // Every write goes through here, and forgets the tile's count of cells.
+  // Every write goes through here, and marks the tile's count of cells
+  // stale. Threads stepping one map write tiles of one slab at once: the
+  // slab's mark is an atomic byte.
   Tile& tile(int parity, int32_t slot) {
     if (is_shared(slot)) unshare(slot);
     Slab& home = slab(slot);
-    home.counted[parity][local(slot)] = 0;
+    home.stale[parity][local(slot)] = 1;
+    std::atomic_ref<uint8_t> written(home.written[parity]);
+    if (written.load(std::memory_order_relaxed) == 0) {
+      written.store(1, std::memory_order_relaxed);
+    }
     return *pair_generation(home.pairs[local(slot)].own(), parity);
   }
-  // Forgets every tile's count: for writers through addresses kept from
-  // call to call (TorusBlocks' tile lists), which tile() did not see.
+  // Marks every tile's count stale: for writers through addresses kept
+  // from call to call (TorusBlocks' tile lists), which tile() did not see.
   void forget_counts();
-  // tile(parity, slot).population(), counted again only after a write:
-  // a population read every generation (a log row) counted every tile's
-  // cells, most of them asleep.
+  // tile(parity, slot).population(), counted again only after a write.
   uint64_t population(int parity, int32_t slot) const {
-    Slab& home = slab(slot);
-    const int32_t at = local(slot);
-    if (home.counted[parity][at] == 0) {
-      home.populations[parity][at] = static_cast<uint32_t>(tile(parity, slot).population());
-      home.counted[parity][at] = 1;
-    }
-    return home.populations[parity][at];
+    if (slab(slot).stale[parity][local(slot)] != 0) recount(parity, slot);
+    return slab(slot).populations[parity][local(slot)];
   }
+  // The live cells of generation `parity` in every held tile. Only the
+  // tiles written since the last read are counted (slabs with none are
+  // passed at a byte each): a log row every generation cost a pass over
+  // every held tile, most of them asleep.
+  uint64_t population(int parity) const;
+  // The held tiles of generation `parity` with live cells on the sides of
+  // the box around all such tiles: visit(slot) for each (a corner's tile
+  // twice). The tiles with cells are kept by column and row from the first
+  // call on, so later calls cost the tiles written since and the tiles on
+  // the sides, not the tiles held.
+  template <class Visit>
+  void visit_outermost_live(int parity, Visit visit) const;
   const Tile& tile(int parity, int32_t slot) const {
     return *pair_generation(slab(slot).pairs[local(slot)].get(), parity);
   }
@@ -248,9 +262,10 @@ class TileMap {
     uint8_t absent[kSlabSlots];                                        // absent_neighbours()
     TileCoord coords[kSlabSlots];
     uint64_t changed_in[kSlabSlots];
-    uint32_t populations[2][kSlabSlots];  // population(): the count, where counted
-    uint8_t counted[2][kSlabSlots];
-    int32_t held_position[kSlabSlots];  // index in held_ while in use
+    uint32_t populations[2][kSlabSlots];  // population(): the count, stale or not
+    uint8_t stale[2][kSlabSlots];         // written since counted
+    uint8_t written[2];                   // a slot's stale mark set since the last count
+    int32_t held_position[kSlabSlots];    // index in held_ while in use
     uint8_t in_use[kSlabSlots];
     BlockRecord<kSlabSlots> record;  // used: slots holding a tile, the empty one's included
   };
@@ -282,6 +297,22 @@ class TileMap {
   // move, or by adopt()).
   void forget_all();
 
+  // Counts the slots marked stale in `parity` again, adjusting the total
+  // and the lines.
+  void count_written(int parity) const;
+  void recount(int parity, int32_t slot) const;
+  // The tiles of one generation with live cells, by tile column and row.
+  struct LiveLines {
+    std::map<int64_t, std::vector<int32_t>> columns;
+    std::map<int64_t, std::vector<int32_t>> rows;
+  };
+  void keep_lines() const;
+  void add_to_lines(int parity, int32_t slot) const;
+  void remove_from_lines(int parity, int32_t slot) const;
+  void drop_lines() const;
+  // A slot's count of cells leaves the totals (it is being freed).
+  void uncount(int32_t slot);
+
   bool torus_ = false;
   int64_t tiles_x_ = 0;
   int64_t tiles_y_ = 0;
@@ -292,7 +323,24 @@ class TileMap {
   SharedTiles shared_;
   size_t shared_slots_ = 0;
   uint64_t pairs_version_ = 0;
+  // The sum of every held slot's kept count, stale or not, by generation.
+  mutable std::array<uint64_t, 2> populations_{};
+  mutable std::array<LiveLines, 2> lines_;
+  mutable bool lines_kept_ = false;
 };
+
+template <class Visit>
+void TileMap::visit_outermost_live(int parity, Visit visit) const {
+  if (!lines_kept_) keep_lines();
+  count_written(parity);
+  const LiveLines& lines = lines_[parity];
+  if (lines.columns.empty()) return;
+  for (const std::vector<int32_t>* side :
+       {&lines.columns.begin()->second, &lines.columns.rbegin()->second,
+        &lines.rows.begin()->second, &lines.rows.rbegin()->second}) {
+    for (const int32_t slot : *side) visit(slot);
+  }
+}
 
 template <class Visit>
 void TileMap::drain(Visit visit) {

@@ -13,6 +13,7 @@
 #include <compare>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "engine/core/bit_count.h"
 #include "gol/geometry.h"  // Cell, BBox
@@ -39,13 +40,18 @@ struct alignas(64) Tile {
     return columns;
   }
   bool empty() const { return live_columns() == 0; }
-  // Out of line (tile.cpp), where it is compiled for the popcnt
-  // instruction as well: a population or hash of a large world reads
-  // every tile.
+  // Out of line (tile.cpp), where it is compiled for AVX-512's and
+  // popcnt's population counts as well: a population or hash of a large
+  // world reads every tile.
   uint64_t population() const;
   friend bool operator==(const Tile&, const Tile&) = default;
 };
 static_assert(sizeof(Tile) == 512, "a tile is 64 rows of 64 bits, no padding");
+
+// Every way of counting a tile's cells that this CPU runs, the one
+// population() uses first: each must count alike.
+using TileCellCounter = uint64_t (*)(const uint64_t* rows);
+std::vector<TileCellCounter> tile_cell_counters();
 
 struct TileCoord {
   int64_t tx = 0;

@@ -17,11 +17,11 @@ TEST(TileBitOrder, BitIOfRowRIsCellXIRowR) {
   EXPECT_EQ(tile->population(), 1u);
 }
 
-// Tile::population has a popcnt copy chosen at load time: whichever runs
-// here must count as cell-by-cell reading does.
-TEST(TilePopulation, CountsEveryLiveCell) {
+// Tile::population counts with the fastest of the counters this CPU runs
+// (AVX-512, popcnt, portable): each must count as cell-by-cell reading
+// does.
+TEST(TilePopulation, EveryCounterCountsEveryLiveCell) {
   Tile tile;
-  EXPECT_EQ(tile.population(), 0u);
   uint64_t state = 7;
   for (uint64_t& row : tile.rows) {
     state = state * 6364136223846793005ull + 1442695040888963407ull;
@@ -33,9 +33,16 @@ TEST(TilePopulation, CountsEveryLiveCell) {
   for (int y = 0; y < kTileSize; ++y) {
     for (int x = 0; x < kTileSize; ++x) expected += tile.get(x, y) ? 1 : 0;
   }
+  Tile full;
+  full.rows.fill(~uint64_t{0});
+  const std::vector<TileCellCounter> counters = tile_cell_counters();
+  ASSERT_FALSE(counters.empty());
+  for (size_t i = 0; i < counters.size(); ++i) {
+    EXPECT_EQ(counters[i](Tile{}.rows.data()), 0u) << "counter " << i;
+    EXPECT_EQ(counters[i](tile.rows.data()), expected) << "counter " << i;
+    EXPECT_EQ(counters[i](full.rows.data()), uint64_t{kTileSize} * kTileSize) << "counter " << i;
+  }
   EXPECT_EQ(tile.population(), expected);
-  tile.rows.fill(~uint64_t{0});
-  EXPECT_EQ(tile.population(), uint64_t{kTileSize} * kTileSize);
 }
 
 TEST(TileCoordinates, FloorDivisionForNegativeCells) {

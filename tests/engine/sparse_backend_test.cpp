@@ -56,9 +56,10 @@ void expect_all_match_reference(const CellSet& cells, const Rule& rule, const To
   }
 }
 
-TEST(SparseBackend, APopulationReadEveryGenerationMatchesTheReference) {
-  // Each tile's count of cells is kept from read to read and counted again
-  // only after a write: read every generation, and now and then after a
+TEST(SparseBackend, APopulationAndBoxReadEveryGenerationMatchTheReference) {
+  // Each tile's count of cells, and the tiles with cells by column and row,
+  // are kept from read to read and counted again only after a write: read
+  // every generation, and now and then after a
   // longer step (plane and torus blocks, strips, gliders flying), with more
   // steps to follow, so the reads do not land the gliders.
   struct World {
@@ -83,6 +84,7 @@ TEST(SparseBackend, APopulationReadEveryGenerationMatchesTheReference) {
         backend->step(step);
         oracle->step(step);
         ASSERT_EQ(backend->population(), oracle->population()) << "read " << generation;
+        ASSERT_EQ(backend->bbox(), oracle->bbox()) << "read " << generation;
       }
     }
   }

@@ -6,6 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
+#include <optional>
+#include <random>
 #include <utility>
 #include <vector>
 
@@ -422,6 +425,116 @@ TEST(TileMap, PairsVersionChangesWhenAPairMayHaveMoved) {
   TileMap moved = std::move(map);
   expect_new(moved, "moved into");
   expect_new(map, "moved from");
+}
+
+// The population and the outermost tiles with cells, as the map keeps them
+// from read to read, against a count of every held tile, through tiles
+// made, written, emptied, freed (across slab boundaries), shared, written
+// through kept addresses, and maps adopted and moved.
+class LiveTally {
+ public:
+  explicit LiveTally(const TileMap& map) : map_(map) {}
+
+  void expect_kept(int parity, const char* when) const {
+    uint64_t population = 0;
+    std::optional<std::array<int64_t, 4>> box;  // west, east, north, south
+    for (const int32_t slot : map_.held()) {
+      const uint64_t cells = map_.tile(parity, slot).population();
+      population += cells;
+      if (cells == 0) continue;
+      const TileCoord at = map_.coord(slot);
+      if (!box) box = std::array<int64_t, 4>{at.tx, at.tx, at.ty, at.ty};
+      *box = {std::min((*box)[0], at.tx), std::max((*box)[1], at.tx), std::min((*box)[2], at.ty),
+              std::max((*box)[3], at.ty)};
+    }
+    EXPECT_EQ(map_.population(parity), population) << when << ", parity " << parity;
+    std::vector<int32_t> expected;
+    for (const int32_t slot : map_.held()) {
+      const TileCoord at = map_.coord(slot);
+      if (box && map_.tile(parity, slot).population() != 0 &&
+          (at.tx == (*box)[0] || at.tx == (*box)[1] || at.ty == (*box)[2] || at.ty == (*box)[3])) {
+        expected.push_back(slot);
+      }
+    }
+    std::vector<int32_t> visited;
+    map_.visit_outermost_live(parity, [&](int32_t slot) { visited.push_back(slot); });
+    std::sort(visited.begin(), visited.end());
+    visited.erase(std::unique(visited.begin(), visited.end()), visited.end());
+    std::sort(expected.begin(), expected.end());
+    EXPECT_EQ(visited, expected) << when << ", parity " << parity;
+  }
+
+ private:
+  const TileMap& map_;
+};
+
+TEST(TileMap, KeepsThePopulationAndTheOutermostLiveTilesFromReadToRead) {
+  std::mt19937_64 random(2026);
+  const auto pick = [&](int64_t below) {
+    return static_cast<int64_t>(random() % static_cast<uint64_t>(below));
+  };
+  TileMap map;
+  map.reset_plane();
+  const auto held_slot = [&] { return map.held()[static_cast<size_t>(pick(map.size()))]; };
+  const auto check = [&](const char* when) {
+    for (int parity = 0; parity < 2; ++parity) LiveTally(map).expect_kept(parity, when);
+  };
+  check("an empty plane");
+  for (int round = 0; round < 60; ++round) {
+    // Enough tiles to cross slab boundaries (kSlabSlots each), on a field
+    // small enough that the box's sides are often emptied and refilled.
+    const int64_t side = round % 3 == 0 ? 40 : 24;
+    for (int made = 0; made < 200; ++made) {
+      const TileCoord at{pick(side) - side / 2, pick(side) - side / 2};
+      if (map.find(at) == TileMap::kAbsent) map.create(at);
+    }
+    for (int writes = 0; writes < 300; ++writes) {
+      const int32_t slot = held_slot();
+      Tile& tile = map.tile(static_cast<int>(pick(2)), slot);
+      if (pick(4) == 0) {
+        tile = Tile{};
+      } else {
+        tile.set(static_cast<int>(pick(kTileSize)), static_cast<int>(pick(kTileSize)),
+                 pick(3) != 0);
+      }
+    }
+    if (round % 2 == 0) check("after writes");
+    if (round % 5 == 1) {
+      // Written through an address kept from before, as TorusBlocks writes.
+      const int32_t slot = held_slot();
+      Tile* kept = &map.tile(0, slot);
+      map.population(0);
+      kept->set(5, 5, !kept->get(5, 5));
+      map.forget_counts();
+      check("after a write through a kept address");
+    }
+    if (round % 7 == 3) {
+      for (int32_t slot : std::vector<int32_t>(map.held().begin(), map.held().end())) {
+        if (std::as_const(map).tile(0, slot) == std::as_const(map).tile(1, slot)) map.share(slot);
+      }
+      check("after sharing");
+    }
+    for (int freed = 0; freed < 150 && map.size() > 1; ++freed) map.free(held_slot());
+    map.release_empty_slabs();
+    check("after frees");
+    if (round % 10 == 9) {
+      TileMap other;
+      other.reset_plane();
+      for (int made = 0; made < 100; ++made) {
+        const TileCoord at{1000 + pick(30), pick(30)};
+        if (other.find(at) == TileMap::kAbsent) {
+          other.tile(made % 2, other.create(at)).set(1, 2, true);
+        }
+      }
+      LiveTally(other).expect_kept(1, "the map to be adopted");
+      map.adopt(other);
+      check("after adopting a map");
+      TileMap moved = std::move(map);
+      LiveTally(moved).expect_kept(0, "a map moved");
+      map = std::move(moved);
+      check("after moving back");
+    }
+  }
 }
 
 }  // namespace
