@@ -234,6 +234,26 @@ class HybridBackend final : public Backend {
     return count;
   }
 
+  // Without copying the world (Backend::bbox's way): the CPU's tiles as
+  // the simd backend reads them, and of each stepped region only the tiles
+  // on the sides of its tiles with cells, downloaded.
+  std::optional<BBox> bbox() const override {
+    std::optional<BBox> box;
+    if (stepper_.flying()) box = stepper_.flights().bbox(grid_.generation());
+    for (const sparse::SparseGrid* part : parts()) {
+      if (const std::optional<BBox> part_box = part->cpu_bbox()) extend_bbox(box, *part_box);
+    }
+    for (const Region& region : regions_) {
+      const std::vector<TileCoord> sides = outermost_live(region);
+      std::vector<Tile> tiles(sides.size());
+      pool_->download(region.id, sides, tiles, {});
+      for (size_t i = 0; i < tiles.size(); ++i) {
+        if (const std::optional<BBox> part = tile_bbox(sides[i], tiles[i])) extend_bbox(box, *part);
+      }
+    }
+    return box;
+  }
+
   CellSet cells() const override {
     CellSet result;
     if (stepper_.flying()) {
@@ -295,6 +315,27 @@ class HybridBackend final : public Backend {
 
   bool wraps_whole_torus(const TileRect& rect) const {
     return torus_.is_torus() && rect.width == torus_.x && rect.height == torus_.y;
+  }
+
+  // The region's tiles with cells on the sides of the box around them, as
+  // its last epoch's activity flags them; every owned tile before its first.
+  std::vector<TileCoord> outermost_live(const Region& region) const {
+    if (!region.stepped) return region.owned;
+    const std::vector<uint8_t> nonempty = pool_->activity(region.id).nonempty;
+    std::optional<BBox> tiles;
+    for (size_t i = 0; i < region.owned.size(); ++i) {
+      const TileCoord at = region.owned[i];
+      if (nonempty[i] != 0) extend_bbox(tiles, BBox{at.tx, at.ty, at.tx, at.ty});
+    }
+    std::vector<TileCoord> sides;
+    for (size_t i = 0; tiles && i < region.owned.size(); ++i) {
+      const TileCoord at = region.owned[i];
+      if (nonempty[i] != 0 && (at.tx == tiles->xmin || at.tx == tiles->xmax ||
+                               at.ty == tiles->ymin || at.ty == tiles->ymax)) {
+        sides.push_back(at);
+      }
+    }
+    return sides;
   }
 
   // A region's population from the grid's copies, exact until its first

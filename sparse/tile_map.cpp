@@ -128,7 +128,16 @@ void TileMap::forget_counts() {
 
 uint64_t TileMap::population(int parity) const {
   count_written(parity);
+  // A write that tile() did not see (through an address kept from before
+  // the last read, without forget_counts()) leaves the total behind.
+  GOL_DCHECK(populations_[parity] == count_every_tile(parity));
   return populations_[parity];
+}
+
+uint64_t TileMap::count_every_tile(int parity) const {
+  uint64_t count = 0;
+  for (const int32_t slot : held_) count += tile(parity, slot).population();
+  return count;
 }
 
 void TileMap::count_written(int parity) const {

@@ -300,6 +300,7 @@ class TileMap {
   // Counts the slots marked stale in `parity` again, adjusting the total
   // and the lines.
   void count_written(int parity) const;
+  uint64_t count_every_tile(int parity) const;
   void recount(int parity, int32_t slot) const;
   // The tiles of one generation with live cells, by tile column and row.
   struct LiveLines {

@@ -179,6 +179,7 @@ class HybridTest : public ::testing::TestWithParam<PoolKind> {
       done = checkpoint;
       most_gpu_tiles = std::max(most_gpu_tiles, hybrid->stats().tiles_gpu);
       EXPECT_EQ(hybrid->population(), oracle->population()) << "generation " << checkpoint;
+      EXPECT_EQ(hybrid->bbox(), oracle->bbox()) << "generation " << checkpoint;
       const bool same = hybrid->cells() == oracle->cells();
       EXPECT_TRUE(same) << "generation " << checkpoint;
       if (!same) break;
@@ -311,6 +312,7 @@ TEST_P(HybridTest, AWholeTorusRegionRunsEpochsPastTheRingsReach) {
     oracle->step(generations);
     EXPECT_TRUE(hybrid->cells() == oracle->cells()) << "after " << generations << " more";
     EXPECT_EQ(hybrid->population(), oracle->population());
+    EXPECT_EQ(hybrid->bbox(), oracle->bbox());
   }
   EXPECT_EQ(hybrid->stats().epochs, 1u + 1u + 1u);
 }
@@ -441,6 +443,7 @@ void expect_matches_one_thread(Backend& hybrid, const CellSet& cells,
     simd->step(checkpoint - done);
     done = checkpoint;
     EXPECT_EQ(hybrid.population(), simd->population()) << "generation " << checkpoint;
+    EXPECT_EQ(hybrid.bbox(), simd->bbox()) << "generation " << checkpoint;
     EXPECT_TRUE(hybrid.cells() == simd->cells()) << "generation " << checkpoint;
   }
 }
