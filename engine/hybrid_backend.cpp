@@ -154,6 +154,7 @@ class HybridBackend final : public Backend {
     costs_ = hybrid::CostCalibration(
         options_.fixed_costs.value_or(hybrid::default_cost_model(stepper_.threads())));
     epochs_ = 0;
+    run_length_ = 0;
     partition_interval_ = options_.partition_every;
     epochs_since_partition_ = 0;
     timings_ = {};
@@ -173,8 +174,10 @@ class HybridBackend final : public Backend {
   }
 
   void step(uint64_t generations) override {
+    const uint64_t beyond_call = run_length_ > generations ? run_length_ - generations : 0;
+    run_length_ = beyond_call;
     while (generations > 0) {
-      generations_left_ = generations;
+      generations_left_ = generations + beyond_call;
       if (regions_.empty() && stepper_.settled(grid_)) {
         // Flights started in an earlier epoch of this call, with none
         // flying now, end here; otherwise a world that fell asleep within a
@@ -224,6 +227,8 @@ class HybridBackend final : public Backend {
   // Told of more steps to come, gliders fly on into the next call, as
   // between the epochs of one (the simd backend's reasons).
   void expect_more_steps(bool more) override { more_steps_ = more; }
+  // As the simd backend: the CPU's strips are cut for the run, not the call.
+  void expect_run_length(uint64_t generations) override { run_length_ = generations; }
 
   uint64_t population() const override {
     uint64_t count = stepper_.flying() ? stepper_.flights().population() : 0;
@@ -240,8 +245,8 @@ class HybridBackend final : public Backend {
   std::optional<BBox> bbox() const override {
     std::optional<BBox> box;
     if (stepper_.flying()) box = stepper_.flights().bbox(grid_.generation());
-    for (const sparse::SparseGrid* part : parts()) {
-      if (const std::optional<BBox> part_box = part->cpu_bbox()) extend_bbox(box, *part_box);
+    if (const std::optional<BBox> cpu_box = sparse::SparseGrid::cpu_bbox_of(parts())) {
+      extend_bbox(box, *cpu_box);
     }
     for (const Region& region : regions_) {
       const std::vector<TileCoord> sides = outermost_live(region);
@@ -860,6 +865,7 @@ class HybridBackend final : public Backend {
   } timings_;
   bool trace_ = std::getenv("GOL_HYBRID_TRACE") != nullptr;
   bool more_steps_ = false;  // expect_more_steps()
+  uint64_t run_length_ = 0;  // expect_run_length(), less what was stepped since
 };
 
 }  // namespace

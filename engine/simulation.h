@@ -39,6 +39,8 @@ class Simulation {
   // Backend::expect_more_steps: whether advance() will be called again
   // before the world is read (a run in chunks).
   void expect_more_steps(bool more) { backend_->expect_more_steps(more); }
+  // Backend::expect_run_length: the generations left in the run.
+  void expect_run_length(uint64_t generations) { backend_->expect_run_length(generations); }
 
   // The generations stepped whole; a failed advance() counts none.
   uint64_t generation() const { return generation_; }

@@ -2,6 +2,8 @@
 // active tiles stepped by the GridStepper each generation.
 #include "engine/sparse_backend.h"
 
+#include <algorithm>
+
 #include "engine/core/error.h"
 #include "engine/grid_stepper.h"
 #include "sparse/sparse_grid.h"
@@ -34,8 +36,10 @@ class SparseBackend final : public Backend {
   void step(uint64_t generations) override {
     if (generations == 0) return;
     const uint64_t computed_before = stepper_.cells_computed();
+    const uint64_t lookahead = std::max(generations, run_length_);
+    run_length_ = lookahead - generations;
     stats_.tiles_active =
-        stepper_.step(grid_, rule_, generations, 0,
+        stepper_.step(grid_, rule_, generations, lookahead,
                       more_steps_ ? GridStepper::Landing::kLater : GridStepper::Landing::kAtEnd);
     stats_.cells_computed += stepper_.cells_computed() - computed_before;
     stats_.tiles_total = 0;
@@ -45,6 +49,10 @@ class SparseBackend final : public Backend {
   // and lifted again at each of a run's chunks, a gun's stream of 100000
   // cost more than its reviews.
   void expect_more_steps(bool more) override { more_steps_ = more; }
+  // A run's chunks between log rows (gol run --every 100) were each too
+  // short to cut the world into strips (GridStepper's lookahead), and
+  // stepped a whole world on two threads.
+  void expect_run_length(uint64_t generations) override { run_length_ = generations; }
 
   // The reads go through the world's parts: between steps it may be held
   // in strips (GridStepper::world_parts), whose own tiles are CPU tiles.
@@ -63,8 +71,8 @@ class SparseBackend final : public Backend {
   std::optional<BBox> bbox() const override {
     std::optional<BBox> box;
     if (stepper_.flying()) box = stepper_.flights().bbox(grid_.generation());
-    for (const sparse::SparseGrid* part : parts()) {
-      if (const std::optional<BBox> part_box = part->cpu_bbox()) extend_bbox(box, *part_box);
+    if (const std::optional<BBox> cpu_box = sparse::SparseGrid::cpu_bbox_of(parts())) {
+      extend_bbox(box, *cpu_box);
     }
     return box;
   }
@@ -108,6 +116,7 @@ class SparseBackend final : public Backend {
     stepper_.merge_strips(grid_);
     grid_.load(std::forward<Cells>(cells), topology, rule.births_on_zero());
     stats_ = BackendStats{};
+    run_length_ = 0;
     stats_.tiles_total = grid_.tile_count();
     stats_.simd_target = cpu::simd_target_name(stepper_.library());
     stats_.threads = stepper_.threads();
@@ -122,6 +131,7 @@ class SparseBackend final : public Backend {
   mutable GridStepper stepper_;
   mutable sparse::SparseGrid grid_;
   bool more_steps_ = false;
+  uint64_t run_length_ = 0;  // expect_run_length(), less what was stepped since
   Rule rule_;
   BackendStats stats_;
 };

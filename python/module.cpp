@@ -165,7 +165,7 @@ void step(SharedWorld& shared, uint64_t generations) {
     while (done < generations) {
       const uint64_t this_chunk = std::min(chunk, generations - done);
       const auto start = Clock::now();
-      world.advance(this_chunk, done + this_chunk < generations);
+      world.advance(this_chunk, done + this_chunk < generations, generations - done);
       done += this_chunk;
       {
         py::gil_scoped_acquire acquire;

@@ -1090,6 +1090,16 @@ uint64_t SparseGrid::cpu_population() const { return counted_population(true); }
 uint64_t SparseGrid::counted_population(bool cpu_only) const {
   const int parity = current_parity();
   if (!cpu_only || tiles_not_cpu_ == 0) return map_.population(parity);
+  if (counting_columns_) {
+    // A strip's tiles not its own are those of its edge columns.
+    uint64_t edge = 0;
+    const auto count_edge = [&](const std::vector<int32_t>& column) {
+      for (const int32_t slot : column) edge += map_.population(parity, slot);
+    };
+    for_each_column(strip_first_ - kStripEdgeColumns, strip_first_ - 1, count_edge);
+    for_each_column(strip_last_ + 1, strip_last_ + kStripEdgeColumns, count_edge);
+    return map_.population(parity) - edge;
+  }
   uint64_t count = 0;
   for_each_nonempty_slot_in(0, map_.held().size(), cpu_only,
                             [&](int32_t slot) { count += map_.population(parity, slot); });
@@ -1097,19 +1107,48 @@ uint64_t SparseGrid::counted_population(bool cpu_only) const {
 }
 
 std::optional<BBox> SparseGrid::cpu_bbox() const {
+  const SparseGrid* const self = this;
+  return cpu_bbox_of(std::span<const SparseGrid* const>(&self, 1));
+}
+
+std::optional<BBox> SparseGrid::cpu_bbox_of(std::span<const SparseGrid* const> parts) {
   // Each side of the box lies in the outermost tiles with cells on that
   // side (a log row every generation of the spacefiller read all 49456
   // tiles' cells, 44% of such a run).
-  if (tiles_not_cpu_ == 0) {
-    const int parity = current_parity();
-    std::optional<BBox> box;
-    map_.visit_outermost_live(parity, [&](int32_t slot) {
-      if (const std::optional<BBox> part = tile_bbox(map_.coord(slot), map_.tile(parity, slot))) {
-        extend_bbox(box, *part);
-      }
-    });
-    return box;
+  std::optional<BBox> box;
+  std::optional<TileMap::TileBox> tiles;
+  for (const SparseGrid* part : parts) {
+    if (!part->cpu_tiles_by_columns()) {
+      if (const std::optional<BBox> part_box = part->scanned_cpu_bbox())
+        extend_bbox(box, *part_box);
+      continue;
+    }
+    const std::optional<TileMap::TileBox> part_tiles =
+        part->map_.live_tile_box(part->current_parity(), part->strip_first_, part->strip_last_);
+    if (!part_tiles) continue;
+    if (!tiles) {
+      tiles = part_tiles;
+      continue;
+    }
+    tiles = TileMap::TileBox{
+        std::min(tiles->west, part_tiles->west), std::max(tiles->east, part_tiles->east),
+        std::min(tiles->north, part_tiles->north), std::max(tiles->south, part_tiles->south)};
   }
+  if (!tiles) return box;
+  for (const SparseGrid* part : parts) {
+    if (!part->cpu_tiles_by_columns()) continue;
+    const int parity = part->current_parity();
+    part->map_.visit_live_on_sides(
+        parity, part->strip_first_, part->strip_last_, *tiles, [&](int32_t slot) {
+          const std::optional<BBox> cells =
+              tile_bbox(part->map_.coord(slot), part->map_.tile(parity, slot));
+          if (cells) extend_bbox(box, *cells);
+        });
+  }
+  return box;
+}
+
+std::optional<BBox> SparseGrid::scanned_cpu_bbox() const {
   // Beside the GPU's regions, whose tiles here are not current, the tiles'
   // coordinates are read first, then the cells of the outermost. Should a
   // tile marked nonempty be empty, a side may come from further in: the box

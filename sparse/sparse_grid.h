@@ -319,6 +319,11 @@ class SparseGrid {
   CellSet cpu_cells() const;
   // cpu_cells().bbox() without the copy.
   std::optional<BBox> cpu_bbox() const;
+  // The box of all `parts`' cpu_cells() (a world held in strips), reading
+  // the cells of only the tiles on the sides of the box around all their
+  // tiles: not those on each strip's own sides (its cut column, the
+  // height of the world).
+  static std::optional<BBox> cpu_bbox_of(std::span<const SparseGrid* const> parts);
   // Calls visit(coord, tile) for each tile of cpu_cells() holding a live
   // cell, in slot order, without the copy.
   void visit_cpu_tiles(const std::function<void(TileCoord, const Tile&)>& visit) const;
@@ -430,6 +435,12 @@ class SparseGrid {
   }
   template <typename Visit>
   void for_each_nonempty(bool cpu_only, Visit visit) const;
+  // Whether the CPU's tiles are those of columns [strip_first_,
+  // strip_last_] (all tiles, but a strip's edge columns), so that the
+  // map's kept lines find their box; not beside a hybrid's GPU regions.
+  bool cpu_tiles_by_columns() const { return tiles_not_cpu_ == 0 || counting_columns_; }
+  // cpu_bbox() by a pass over every tile, where the owners are mixed.
+  std::optional<BBox> scanned_cpu_bbox() const;
   // for_each_nonempty() over map_.held()[first, end).
   template <typename Visit>
   void for_each_nonempty_in(size_t first, size_t end, bool cpu_only, Visit visit) const;

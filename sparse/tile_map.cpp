@@ -170,6 +170,30 @@ void TileMap::recount(int parity, int32_t slot) const {
   }
 }
 
+std::optional<TileMap::TileBox> TileMap::live_tile_box(int parity, int64_t first_column,
+                                                       int64_t last_column) const {
+  if (!lines_kept_) keep_lines();
+  count_written(parity);
+  const LiveLines& lines = lines_[parity];
+  const auto west = lines.columns.lower_bound(first_column);
+  if (west == lines.columns.end() || west->first > last_column) return std::nullopt;
+  TileBox box{west->first, std::prev(lines.columns.upper_bound(last_column))->first, 0, 0};
+  // The outermost rows holding a tile in range, from each end.
+  const auto first_row = [&](auto row, auto end) {
+    for (; row != end; ++row) {
+      for (const int32_t slot : row->second) {
+        const int64_t tx = coord(slot).tx;
+        if (tx >= first_column && tx <= last_column) return row->first;
+      }
+    }
+    GOL_CHECK(false);  // the columns above hold a tile in range
+    return int64_t{0};
+  };
+  box.north = first_row(lines.rows.begin(), lines.rows.end());
+  box.south = first_row(lines.rows.rbegin(), lines.rows.rend());
+  return box;
+}
+
 void TileMap::keep_lines() const {
   for (int parity = 0; parity < 2; ++parity) {
     count_written(parity);

@@ -25,7 +25,9 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <map>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -159,13 +161,24 @@ class TileMap {
   // passed at a byte each): a log row every generation cost a pass over
   // every held tile, most of them asleep.
   uint64_t population(int parity) const;
-  // The held tiles of generation `parity` with live cells on the sides of
-  // the box around all such tiles: visit(slot) for each (a corner's tile
-  // twice). The tiles with cells are kept by column and row from the first
-  // call on, so later calls cost the tiles written since and the tiles on
-  // the sides, not the tiles held.
+  // In tile coordinates, inclusive.
+  struct TileBox {
+    int64_t west, east, north, south;
+  };
+  // The box around the held tiles of generation `parity` with live cells
+  // in tile columns [first_column, last_column], nullopt where none. The
+  // tiles with cells are kept by column and row from the first call on,
+  // so later calls cost the tiles written since (and the tiles with cells
+  // in rows with none in range), not the tiles held.
+  std::optional<TileBox> live_tile_box(int parity, int64_t first_column, int64_t last_column) const;
+  // visit(slot) for each held tile of generation `parity` with live cells
+  // in columns [first_column, last_column] on a side of `sides` (a corner's
+  // tile twice): the tiles whose cells make the sides of the cells' box,
+  // given `sides` from live_tile_box() (or a larger box made of several
+  // maps' boxes, whose sides this map may not reach).
   template <class Visit>
-  void visit_outermost_live(int parity, Visit visit) const;
+  void visit_live_on_sides(int parity, int64_t first_column, int64_t last_column,
+                           const TileBox& sides, Visit visit) const;
   const Tile& tile(int parity, int32_t slot) const {
     return *pair_generation(slab(slot).pairs[local(slot)].get(), parity);
   }
@@ -331,15 +344,22 @@ class TileMap {
 };
 
 template <class Visit>
-void TileMap::visit_outermost_live(int parity, Visit visit) const {
-  if (!lines_kept_) keep_lines();
-  count_written(parity);
+void TileMap::visit_live_on_sides(int parity, int64_t first_column, int64_t last_column,
+                                  const TileBox& sides, Visit visit) const {
   const LiveLines& lines = lines_[parity];
-  if (lines.columns.empty()) return;
-  for (const std::vector<int32_t>* side :
-       {&lines.columns.begin()->second, &lines.columns.rbegin()->second,
-        &lines.rows.begin()->second, &lines.rows.rbegin()->second}) {
-    for (const int32_t slot : *side) visit(slot);
+  for (const int64_t column : {sides.west, sides.east}) {
+    if (column < first_column || column > last_column) continue;
+    if (const auto found = lines.columns.find(column); found != lines.columns.end()) {
+      for (const int32_t slot : found->second) visit(slot);
+    }
+  }
+  for (const int64_t row : {sides.north, sides.south}) {
+    const auto found = lines.rows.find(row);
+    if (found == lines.rows.end()) continue;
+    for (const int32_t slot : found->second) {
+      const int64_t tx = coord(slot).tx;
+      if (tx >= first_column && tx <= last_column) visit(slot);
+    }
   }
 }
 

@@ -67,8 +67,9 @@ World::World(World&&) noexcept = default;
 World& World::operator=(World&&) noexcept = default;
 World::~World() = default;
 
-void World::advance(uint64_t generations, bool more_follow) {
+void World::advance(uint64_t generations, bool more_follow, uint64_t run_length) {
   impl_->simulation.expect_more_steps(more_follow);
+  impl_->simulation.expect_run_length(run_length);
   impl_->simulation.advance(generations);
 }
 uint64_t World::generation() const { return impl_->simulation.generation(); }

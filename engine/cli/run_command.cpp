@@ -163,6 +163,7 @@ class RunLoop {
       if (plan_.every > 0) next = std::min(next, (generation / plan_.every + 1) * plan_.every);
       const auto chunk_start = Clock::now();
       simulation_.expect_more_steps(next < target);
+      simulation_.expect_run_length(target - generation);
       simulation_.advance(next - generation);
       checkpoint_is_current_ = false;
       adapt_chunk(seconds_since(chunk_start));

@@ -60,6 +60,13 @@ class Backend {
   // otherwise land and lift again between the chunks); reads stay exact
   // either way. By default, ignored.
   virtual void expect_more_steps(bool /*more*/) {}
+  // How many generations the run this call belongs to steps from here, this
+  // call's and those of the calls that follow (gol run's chunks between
+  // log rows), where the caller knows; each step() counts its own off. A
+  // backend may prepare for the whole run rather than for one call: a
+  // world cut into strips pays only over hundreds of generations. By
+  // default, ignored.
+  virtual void expect_run_length(uint64_t /*generations*/) {}
   virtual uint64_t population() const = 0;
   // The live cells; on a torus within [0, width) x [0, height).
   virtual CellSet cells() const = 0;

@@ -72,8 +72,12 @@ class World {
   // read, as in a run taken in chunks. The engine may then leave work for
   // the next call (gliders flown by formula, which it would otherwise put
   // back into the world and take out again); the reads stay exact either
-  // way.
-  void advance(uint64_t generations, bool more_follow = false);
+  // way. `run_length`: the generations the run this call belongs to steps
+  // from here in all, this call's included, where the caller knows them
+  // (0: this call alone). The engine may then prepare for the run rather
+  // than the call: a world cut into strips for its threads pays only over
+  // hundreds of generations.
+  void advance(uint64_t generations, bool more_follow = false, uint64_t run_length = 0);
 
   // Counts from the pattern's own generation ("#CXRLE Gen="); a failed
   // advance() counts none.

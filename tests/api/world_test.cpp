@@ -50,6 +50,23 @@ TEST(World, ARunInChunksReadsAsARunInOne) {
   EXPECT_EQ(chunked.cells(), whole.cells());
 }
 
+TEST(World, ARunInChunksToldItsLengthReadsAsARunInOne) {
+  // Told the run's length, the engine may cut the world into strips for
+  // its threads at the first chunk, and keep them from chunk to chunk.
+  const LoadOptions options{.backend = "simd", .threads = 2};
+  World chunked = World::load("soup:900x700:0.45:5", options);
+  World whole = World::load("soup:900x700:0.45:5", options);
+  constexpr uint64_t kRun = 1500;
+  for (uint64_t done = 0; done < kRun; done += 50) {
+    chunked.advance(50, done + 50 < kRun, kRun - done);
+    EXPECT_GT(chunked.population(), 0u);
+  }
+  whole.advance(kRun);
+  EXPECT_EQ(chunked.population(), whole.population());
+  EXPECT_EQ(chunked.bbox(), whole.bbox());
+  EXPECT_EQ(chunked.cells(), whole.cells());
+}
+
 TEST(World, CellsAreRowMajorAndBoundedByTheBox) {
   const World glider = World::load("builtin:glider", {.backend = "serial"});
   const std::vector<Cell> expected = {{1, 0}, {2, 1}, {0, 2}, {1, 2}, {2, 2}};

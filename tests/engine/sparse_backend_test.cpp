@@ -90,6 +90,33 @@ TEST(SparseBackend, APopulationAndBoxReadEveryGenerationMatchTheReference) {
   }
 }
 
+TEST(SparseBackend, ARunInChunksIsCutIntoStripsForTheRunAndReadBetweenTheChunks) {
+  // Told the run's length, chunks too short to cut the world into strips
+  // alone are stepped in strips kept from chunk to chunk, and the reads
+  // between them (a log row's) count each strip's own tiles, not its copies
+  // of the columns beside it.
+  const CellSet cells = patterns::make_soup({900, 700, 0.45, 23}).translated(-450, -350);
+  for (int threads : {2, 3}) {
+    SCOPED_TRACE(std::to_string(threads) + " threads");
+    auto backend = make_sparse_backend({threads}, cpu::SimdLibrary::kHighway);
+    backend->load(cells, Rule::conway(), Topology::plane());
+    auto oracle = cpu::make_bit_backend();
+    oracle->load(cells, Rule::conway(), Topology::plane());
+    constexpr uint64_t kRun = 1200;
+    constexpr uint64_t kChunk = 20;
+    for (uint64_t done = 0; done < kRun; done += kChunk) {
+      backend->expect_more_steps(done + kChunk < kRun);
+      backend->expect_run_length(kRun - done);
+      backend->step(kChunk);
+      oracle->step(kChunk);
+      ASSERT_EQ(backend->population(), oracle->population()) << "generation " << done + kChunk;
+      ASSERT_EQ(backend->bbox(), oracle->bbox()) << "generation " << done + kChunk;
+    }
+    EXPECT_TRUE(backend->cells() == oracle->cells());
+    EXPECT_GT(backend->stats().strip_segments, 0u) << "the world was never cut";
+  }
+}
+
 TEST(SparseBackend, TorusSoupMatchesTheReferenceForEveryThreadCountAndLibrary) {
   // 32 x 33 tiles: above the backend's threshold for stepping in parallel.
   const CellSet soup = patterns::make_soup({2048, 2112, 0.5, 11});

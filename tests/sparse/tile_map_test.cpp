@@ -437,34 +437,57 @@ class LiveTally {
 
   void expect_kept(int parity, const char* when) const {
     uint64_t population = 0;
+    for (const int32_t slot : map_.held()) population += map_.tile(parity, slot).population();
+    EXPECT_EQ(map_.population(parity), population) << when << ", parity " << parity;
+    constexpr int64_t kAll = int64_t{1} << 60;
+    expect_outermost(parity, -kAll, kAll, when);
+    // A strip's columns: those of the tiles on its sides only.
+    expect_outermost(parity, -3, 5, when);
+    expect_outermost(parity, 2, 2, when);
+  }
+
+ private:
+  void expect_outermost(int parity, int64_t first, int64_t last, const char* when) const {
     std::optional<std::array<int64_t, 4>> box;  // west, east, north, south
+    const auto live_in_range = [&](int32_t slot) {
+      const TileCoord at = map_.coord(slot);
+      return at.tx >= first && at.tx <= last && map_.tile(parity, slot).population() != 0;
+    };
     for (const int32_t slot : map_.held()) {
-      const uint64_t cells = map_.tile(parity, slot).population();
-      population += cells;
-      if (cells == 0) continue;
+      if (!live_in_range(slot)) continue;
       const TileCoord at = map_.coord(slot);
       if (!box) box = std::array<int64_t, 4>{at.tx, at.tx, at.ty, at.ty};
       *box = {std::min((*box)[0], at.tx), std::max((*box)[1], at.tx), std::min((*box)[2], at.ty),
               std::max((*box)[3], at.ty)};
     }
-    EXPECT_EQ(map_.population(parity), population) << when << ", parity " << parity;
-    std::vector<int32_t> expected;
-    for (const int32_t slot : map_.held()) {
-      const TileCoord at = map_.coord(slot);
-      if (box && map_.tile(parity, slot).population() != 0 &&
-          (at.tx == (*box)[0] || at.tx == (*box)[1] || at.ty == (*box)[2] || at.ty == (*box)[3])) {
-        expected.push_back(slot);
+    const std::optional<TileMap::TileBox> tiles = map_.live_tile_box(parity, first, last);
+    ASSERT_EQ(tiles.has_value(), box.has_value()) << when << ", parity " << parity;
+    if (!tiles) return;
+    EXPECT_EQ((std::array<int64_t, 4>{tiles->west, tiles->east, tiles->north, tiles->south}), *box)
+        << when << ", parity " << parity;
+    // The sides of this box, and of a larger one (several maps' box) whose
+    // west and south sides this map does not reach.
+    const TileMap::TileBox larger{tiles->west - 1, tiles->east, tiles->north, tiles->south + 1};
+    for (const TileMap::TileBox& sides : {*tiles, larger}) {
+      std::vector<int32_t> expected;
+      for (const int32_t slot : map_.held()) {
+        const TileCoord at = map_.coord(slot);
+        if (live_in_range(slot) && (at.tx == sides.west || at.tx == sides.east ||
+                                    at.ty == sides.north || at.ty == sides.south)) {
+          expected.push_back(slot);
+        }
       }
+      std::vector<int32_t> visited;
+      map_.visit_live_on_sides(parity, first, last, sides,
+                               [&](int32_t slot) { visited.push_back(slot); });
+      std::sort(visited.begin(), visited.end());
+      visited.erase(std::unique(visited.begin(), visited.end()), visited.end());
+      std::sort(expected.begin(), expected.end());
+      EXPECT_EQ(visited, expected) << when << ", parity " << parity << ", columns " << first << ".."
+                                   << last << ", west side " << sides.west;
     }
-    std::vector<int32_t> visited;
-    map_.visit_outermost_live(parity, [&](int32_t slot) { visited.push_back(slot); });
-    std::sort(visited.begin(), visited.end());
-    visited.erase(std::unique(visited.begin(), visited.end()), visited.end());
-    std::sort(expected.begin(), expected.end());
-    EXPECT_EQ(visited, expected) << when << ", parity " << parity;
   }
 
- private:
   const TileMap& map_;
 };
 
