@@ -17,6 +17,22 @@
 
 namespace gol {
 
+// The generations left in a run (Backend::expect_run_length), less each
+// call's as it is stepped: the two backends' lookahead for GridStepper.
+class RunLength {
+ public:
+  void expect(uint64_t generations) { left_ = generations; }
+  // Takes a call of `generations` off the run; returns the run's
+  // generations beyond it.
+  uint64_t beyond(uint64_t generations) {
+    left_ = left_ > generations ? left_ - generations : 0;
+    return left_;
+  }
+
+ private:
+  uint64_t left_ = 0;
+};
+
 class GridStepper {
  public:
   // threads == 0: one worker per hardware thread.

@@ -154,7 +154,7 @@ class HybridBackend final : public Backend {
     costs_ = hybrid::CostCalibration(
         options_.fixed_costs.value_or(hybrid::default_cost_model(stepper_.threads())));
     epochs_ = 0;
-    run_length_ = 0;
+    run_length_ = {};
     partition_interval_ = options_.partition_every;
     epochs_since_partition_ = 0;
     timings_ = {};
@@ -174,8 +174,7 @@ class HybridBackend final : public Backend {
   }
 
   void step(uint64_t generations) override {
-    const uint64_t beyond_call = run_length_ > generations ? run_length_ - generations : 0;
-    run_length_ = beyond_call;
+    const uint64_t beyond_call = run_length_.beyond(generations);
     while (generations > 0) {
       generations_left_ = generations + beyond_call;
       if (regions_.empty() && stepper_.settled(grid_)) {
@@ -228,7 +227,7 @@ class HybridBackend final : public Backend {
   // between the epochs of one (the simd backend's reasons).
   void expect_more_steps(bool more) override { more_steps_ = more; }
   // As the simd backend: the CPU's strips are cut for the run, not the call.
-  void expect_run_length(uint64_t generations) override { run_length_ = generations; }
+  void expect_run_length(uint64_t generations) override { run_length_.expect(generations); }
 
   uint64_t population() const override {
     uint64_t count = stepper_.flying() ? stepper_.flights().population() : 0;
@@ -865,7 +864,7 @@ class HybridBackend final : public Backend {
   } timings_;
   bool trace_ = std::getenv("GOL_HYBRID_TRACE") != nullptr;
   bool more_steps_ = false;  // expect_more_steps()
-  uint64_t run_length_ = 0;  // expect_run_length(), less what was stepped since
+  RunLength run_length_;
 };
 
 }  // namespace

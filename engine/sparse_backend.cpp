@@ -2,8 +2,6 @@
 // active tiles stepped by the GridStepper each generation.
 #include "engine/sparse_backend.h"
 
-#include <algorithm>
-
 #include "engine/core/error.h"
 #include "engine/grid_stepper.h"
 #include "sparse/sparse_grid.h"
@@ -36,10 +34,8 @@ class SparseBackend final : public Backend {
   void step(uint64_t generations) override {
     if (generations == 0) return;
     const uint64_t computed_before = stepper_.cells_computed();
-    const uint64_t lookahead = std::max(generations, run_length_);
-    run_length_ = lookahead - generations;
     stats_.tiles_active =
-        stepper_.step(grid_, rule_, generations, lookahead,
+        stepper_.step(grid_, rule_, generations, generations + run_length_.beyond(generations),
                       more_steps_ ? GridStepper::Landing::kLater : GridStepper::Landing::kAtEnd);
     stats_.cells_computed += stepper_.cells_computed() - computed_before;
     stats_.tiles_total = 0;
@@ -52,7 +48,7 @@ class SparseBackend final : public Backend {
   // A run's chunks between log rows (gol run --every 100) were each too
   // short to cut the world into strips (GridStepper's lookahead), and
   // stepped a whole world on two threads.
-  void expect_run_length(uint64_t generations) override { run_length_ = generations; }
+  void expect_run_length(uint64_t generations) override { run_length_.expect(generations); }
 
   // The reads go through the world's parts: between steps it may be held
   // in strips (GridStepper::world_parts), whose own tiles are CPU tiles.
@@ -116,7 +112,7 @@ class SparseBackend final : public Backend {
     stepper_.merge_strips(grid_);
     grid_.load(std::forward<Cells>(cells), topology, rule.births_on_zero());
     stats_ = BackendStats{};
-    run_length_ = 0;
+    run_length_ = {};
     stats_.tiles_total = grid_.tile_count();
     stats_.simd_target = cpu::simd_target_name(stepper_.library());
     stats_.threads = stepper_.threads();
@@ -131,7 +127,7 @@ class SparseBackend final : public Backend {
   mutable GridStepper stepper_;
   mutable sparse::SparseGrid grid_;
   bool more_steps_ = false;
-  uint64_t run_length_ = 0;  // expect_run_length(), less what was stepped since
+  RunLength run_length_;
   Rule rule_;
   BackendStats stats_;
 };

@@ -1089,9 +1089,10 @@ uint64_t SparseGrid::cpu_population() const { return counted_population(true); }
 
 uint64_t SparseGrid::counted_population(bool cpu_only) const {
   const int parity = current_parity();
-  if (!cpu_only || tiles_not_cpu_ == 0) return map_.population(parity);
-  if (counting_columns_) {
-    // A strip's tiles not its own are those of its edge columns.
+  if (!cpu_only) return map_.population(parity);
+  if (cpu_tiles_by_columns()) {
+    // A strip's tiles not its own are those of its edge columns (a whole
+    // world has none).
     uint64_t edge = 0;
     const auto count_edge = [&](const std::vector<int32_t>& column) {
       for (const int32_t slot : column) edge += map_.population(parity, slot);
