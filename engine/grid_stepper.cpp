@@ -429,6 +429,7 @@ GridStepper::PlaneBlockCount GridStepper::step_plane_block(sparse::SparseGrid& g
   // sleep and wake resume from it.
   refuse_births_beyond_edge(grid, rule);
   count.last = grid.active().size();
+  count.last_cpu = grid.cpu_active_count();
   step_range(grid, rule, 0, count.last);
   grid.finish_generation();
   count.tiles += count.last;

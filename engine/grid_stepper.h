@@ -178,6 +178,7 @@ class GridStepper {
   struct PlaneBlockCount {
     uint64_t tiles = 0;  // tile generations stepped
     size_t last = 0;     // tiles stepped in the last generation
+    size_t last_cpu = 0;  // those of them that are the CPU's (not a strip's ghosts)
   };
   // What a plane block of at most kKeptBlockTiles tiles keeps of each
   // (its neighbourhood and target by the parity read), kept from block to

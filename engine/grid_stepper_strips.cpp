@@ -573,7 +573,7 @@ void GridStepper::step_strip_alone(sparse::SparseGrid& strip, const Rule& rule,
       tally.tiles += count.tiles;
       tally.cells += count.tiles * kTileSize * kTileSize;
       tally.work += count.tiles * kBlockTileWork;
-      tally.last = count.last;
+      tally.last = count.last_cpu;
       ++tally.blocks;
       done += depth;
       continue;
@@ -582,10 +582,12 @@ void GridStepper::step_strip_alone(sparse::SparseGrid& strip, const Rule& rule,
     const uint64_t cells = cells_to_step(strip);
     tally.cells += cells;
     tally.work += count * kTileWork + cells / (kBandRows * kTileSize);
+    // Only the last generation's is reported (as the tiles a world not in
+    // strips would have stepped): counted then only.
+    if (done + 1 == generations) tally.last = strip.cpu_active_count();
     step_range(strip, rule, 0, count);
     strip.finish_generation();
     tally.tiles += count;
-    tally.last = count;
     ++done;
   }
 }

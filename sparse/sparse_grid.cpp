@@ -359,6 +359,13 @@ void SparseGrid::commit_written(size_t first, std::span<const TileChange> change
   for (size_t i = 0; i < changes.size(); ++i) commit_one(first + i, changes[i]);
 }
 
+size_t SparseGrid::cpu_active_count() const {
+  if (all_cpu()) return active_.size();
+  return static_cast<size_t>(std::count_if(active_.begin(), active_.end(), [&](int32_t slot) {
+    return owners_[slot] == TileOwner::kCpu;
+  }));
+}
+
 void SparseGrid::reserve_tiles(size_t tiles) {
   map_.reserve(tiles);
   from_neighbours_.reserve(tiles);

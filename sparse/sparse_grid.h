@@ -333,6 +333,9 @@ class SparseGrid {
   void visit_cpu_tiles_share(size_t share, size_t shares,
                              const std::function<void(TileCoord, const Tile&)>& visit) const;
   size_t cpu_tile_count() const { return map_.size() - tiles_not_cpu_; }
+  // The listed tiles that are the CPU's: a strip also steps its ghost
+  // columns, which the strip beside it counts as its own.
+  size_t cpu_active_count() const;
   size_t tile_count() const { return map_.size(); }
   // How many tiles it holds before its coordinate index grows (the tables
   // by slot grow about then too), and room for `tiles` tiles in all of

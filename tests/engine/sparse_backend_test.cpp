@@ -160,7 +160,8 @@ TEST(SparseBackend, GrowthPatternsMatchTheReferenceForEveryThreadCountAndLibrary
 // Between steps a world may be held in strips (GridStepper::world_parts,
 // a spacefiller on two threads is after 1000 generations): every read sees
 // the world, each tile once, as the world stepped whole on one thread; and
-// a world loaded in its place drops the strips.
+// a world loaded in its place drops the strips. It reports the tiles it
+// steps as the whole world does.
 TEST(SparseBackend, ReadsAWorldHeldInStripsBetweenSteps) {
   const CellSet spacefiller = patterns::builtin_pattern("spacefiller").cells;
   auto whole = make_sparse_backend({1}, cpu::SimdLibrary::kHighway);
@@ -193,7 +194,10 @@ TEST(SparseBackend, ReadsAWorldHeldInStripsBetweenSteps) {
     }
     EXPECT_TRUE(in_parts == expected);
     EXPECT_GE(cut->stats().tiles_total, expected.tiles().size());
+    // Each strip also steps its cut's columns; they are counted once.
+    EXPECT_EQ(cut->stats().tiles_active, whole->stats().tiles_active);
   }
+  EXPECT_GT(cut->stats().strip_segments, 0u);
   const CellSet soup = patterns::make_soup({256, 256, 0.4, 14});
   cut->load(soup, Rule::conway(), Topology::plane());
   EXPECT_TRUE(cut->cells() == soup);
