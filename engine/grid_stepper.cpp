@@ -24,6 +24,13 @@ constexpr size_t kChunkTiles = cpu::kBatchTiles;
 // worth sharing; without one (more threads than cores) the workers must be
 // woken, which costs about what a generation of fewer tiles takes.
 constexpr size_t kMinCrewTiles = 4 * kChunkTiles;
+// A call of fewer tile generations than this steps on the calling thread.
+// Starting a crew and stopping it again (waking the workers, then waiting
+// for them to leave) cost from about 10 to 70 us a call on the 2-core dev
+// machine as its host's load moved, so that a log row every generation of
+// the spacefiller ran up to twice as long on two threads as on one
+// (bench/RESULTS.md).
+constexpr uint64_t kMinCrewCallWork = 2048;
 constexpr size_t kMinParallelTiles = 512;
 // Generations before looking again at a world whose active tiles' ring of
 // neighbours made a plane block not worth it.
@@ -106,9 +113,11 @@ uint64_t GridStepper::step(sparse::SparseGrid& grid, const Rule& rule, uint64_t 
     // started for each wakes the workers anew, thousands of times in a
     // puffer train's run.
     if (segment_ && workers_.threads() > 1) {
-      with_crew([&](cpu::WorkerCrew&) {
-        while (done < generations && segment_) step_to_review();
-      });
+      with_crew(
+          [&](cpu::WorkerCrew&) {
+            while (done < generations && segment_) step_to_review();
+          },
+          crew_pays(generations - done, world_active(grid)));
     } else {
       step_to_review();
     }
@@ -127,19 +136,30 @@ void GridStepper::land_flights(sparse::SparseGrid& grid) {
   flying_ = false;
 }
 
-void GridStepper::with_crew(const std::function<void(cpu::WorkerCrew&)>& session) {
+bool GridStepper::crew_pays(uint64_t generations, size_t active) const {
+  return crew_ != nullptr || generations >= kMinCrewCallWork ||
+         generations * active >= kMinCrewCallWork;
+}
+
+void GridStepper::with_crew(const std::function<void(cpu::WorkerCrew&)>& session,
+                            bool worth_waking) {
   if (crew_ != nullptr) {
     session(*crew_);
     return;
   }
-  workers_.with_crew([&](cpu::WorkerCrew& crew) {
+  const auto hold = [&](cpu::WorkerCrew& crew) {
     crew_ = &crew;
     const struct Leave {
       cpu::WorkerCrew*& crew;
       ~Leave() { crew = nullptr; }
     } leave{crew_};
     session(crew);
-  });
+  };
+  if (worth_waking) {
+    workers_.with_crew(hold);
+  } else {
+    cpu::ParallelTileStepper::alone(hold);
+  }
 }
 
 bool GridStepper::settled(const sparse::SparseGrid& grid) const {
@@ -219,8 +239,11 @@ uint64_t GridStepper::step_world(sparse::SparseGrid& grid, const Rule& rule, uin
       grid.advance_asleep(generations - done);
       return 0;
     }
+    // Strips step on a crew: a call too short for one would step them
+    // one after the other, their cut columns twice.
     if (const size_t strips = strip_count(grid, lookahead - done);
-        strips >= 2 && cut_strips(grid, strips)) {
+        strips >= 2 && crew_pays(generations - done, grid.active().size()) &&
+        cut_strips(grid, strips)) {
       done += step_segment(grid, rule, generations - done, last_stepped);
       continue;
     }
@@ -229,8 +252,12 @@ uint64_t GridStepper::step_world(sparse::SparseGrid& grid, const Rule& rule, uin
       done += depth;
       continue;
     }
-    // Plane blocks take one thread; a pass worth sharing goes to the crew.
-    if (workers_.threads() == 1 || grid.active().size() < kMinCrewTiles) {
+    // A crew is started only for passes and calls worth sharing, and kept
+    // while the passes stay at least half that size: starting one wakes
+    // every worker. Plane blocks take one thread.
+    const bool share = workers_.threads() > 1 && grid.active().size() >= kMinCrewTiles &&
+                       crew_pays(generations - done, grid.active().size());
+    if (!share) {
       if (const uint64_t depth = plane_block_depth(grid, generations - done, plane_block_scratch_);
           depth >= 2) {
         const PlaneBlockCount count = step_plane_block(grid, rule, depth, plane_block_scratch_);
@@ -242,12 +269,10 @@ uint64_t GridStepper::step_world(sparse::SparseGrid& grid, const Rule& rule, uin
         continue;
       }
     }
-    // A crew is started only for passes worth sharing, and kept while they
-    // stay at least half that size: starting one wakes every worker.
-    if (workers_.threads() > 1 && grid.active().size() >= kMinCrewTiles) {
+    if (share) {
       with_crew([&](cpu::WorkerCrew& crew) { run(&crew, kMinCrewTiles / 2); });
     } else {
-      last_stepped = step_generation(grid, rule, nullptr, false);
+      last_stepped = step_generation(grid, rule, nullptr, true);
       ++done;
     }
   }

@@ -176,8 +176,8 @@ class GridStepper {
   // `depth` >= 2 generations of a plane in a block (SparseGrid::kMaxPlaneBlock)
   // on the calling thread, every tile stepped whole each generation.
   struct PlaneBlockCount {
-    uint64_t tiles = 0;  // tile generations stepped
-    size_t last = 0;     // tiles stepped in the last generation
+    uint64_t tiles = 0;   // tile generations stepped
+    size_t last = 0;      // tiles stepped in the last generation
     size_t last_cpu = 0;  // those of them that are the CPU's (not a strip's ghosts)
   };
   // What a plane block of at most kKeptBlockTiles tiles keeps of each
@@ -255,8 +255,13 @@ class GridStepper {
   void step_strip_alone(sparse::SparseGrid& strip, const Rule& rule, uint64_t generations,
                         StripTally& tally, PlaneBlockScratch& scratch) const;
 
-  // session(crew) on the crew this call holds, or on one started for it.
-  void with_crew(const std::function<void(cpu::WorkerCrew&)>& session);
+  // session(crew) on the crew this call holds, or on one started for it;
+  // on the calling thread alone where waking the workers is not
+  // `worth_waking`.
+  void with_crew(const std::function<void(cpu::WorkerCrew&)>& session, bool worth_waking = true);
+  // Whether `generations` of `active` tiles are worth waking the workers
+  // for (or they are awake already).
+  bool crew_pays(uint64_t generations, size_t active) const;
 
   cpu::ParallelTileStepper workers_;
   // The crew of the session under way, which with_crew() reuses (null

@@ -488,31 +488,34 @@ uint64_t GridStepper::step_segment(sparse::SparseGrid& grid, const Rule& rule, u
   // next epoch start without waking a thread. An epoch may span calls: a
   // strip's own tiles are exact at every generation of it, so a call ends
   // where it likes, and a short one exchanges nothing.
-  with_crew([&](cpu::WorkerCrew& crew) {
-    while (done < generations && !ends) {
-      const uint64_t epoch_end = std::min(segment.epoch_start + sparse::SparseGrid::kMaxStripEpoch,
-                                          segment.moving ? ~uint64_t{0} : segment.end);
-      const uint64_t steps = std::min(epoch_end - grid.generation(), generations - done);
-      crew.run_tasks(count, [&](size_t k) {
-        StripTally& tally = segment.tallies[k];
-        const uint64_t work_before = tally.work;
-        const auto start = std::chrono::steady_clock::now();
-        step_strip_alone(strip(grid, k), rule, steps, tally, segment.scratch[k]);
-        const double elapsed =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        const uint64_t work = tally.work - work_before;
-        segment.epoch_work[k] += work;
-        segment.seconds[k] = segment.seconds[k] * kPaceMemory + elapsed;
-        segment.paced_work[k] = segment.paced_work[k] * kPaceMemory + static_cast<double>(work);
-      });
-      done += steps;
-      if (grid.generation() < epoch_end) break;
-      exchange_strips(grid, crew);
-      ends = segment_ends(grid);
-      if (!ends && segment.moving) balance_strips(grid);
-      std::fill(segment.epoch_work.begin(), segment.epoch_work.end(), 0);
-    }
-  });
+  with_crew(
+      [&](cpu::WorkerCrew& crew) {
+        while (done < generations && !ends) {
+          const uint64_t epoch_end =
+              std::min(segment.epoch_start + sparse::SparseGrid::kMaxStripEpoch,
+                       segment.moving ? ~uint64_t{0} : segment.end);
+          const uint64_t steps = std::min(epoch_end - grid.generation(), generations - done);
+          crew.run_tasks(count, [&](size_t k) {
+            StripTally& tally = segment.tallies[k];
+            const uint64_t work_before = tally.work;
+            const auto start = std::chrono::steady_clock::now();
+            step_strip_alone(strip(grid, k), rule, steps, tally, segment.scratch[k]);
+            const double elapsed =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            const uint64_t work = tally.work - work_before;
+            segment.epoch_work[k] += work;
+            segment.seconds[k] = segment.seconds[k] * kPaceMemory + elapsed;
+            segment.paced_work[k] = segment.paced_work[k] * kPaceMemory + static_cast<double>(work);
+          });
+          done += steps;
+          if (grid.generation() < epoch_end) break;
+          exchange_strips(grid, crew);
+          ends = segment_ends(grid);
+          if (!ends && segment.moving) balance_strips(grid);
+          std::fill(segment.epoch_work.begin(), segment.epoch_work.end(), 0);
+        }
+      },
+      crew_pays(generations, world_active(grid)));
   last_stepped = 0;
   for (StripTally& tally : segment.tallies) {
     tiles_stepped_ += tally.tiles;

@@ -373,6 +373,11 @@ void ParallelTileStepper::with_crew(const std::function<void(WorkerCrew&)>& sess
   fork_join_acquire(&crew);
 }
 
+void ParallelTileStepper::alone(const std::function<void(WorkerCrew&)>& session) {
+  WorkerCrew crew(1, nullptr);
+  session(crew);
+}
+
 int ParallelTileStepper::threads() const { return impl_->arena.max_concurrency(); }
 
 SimdLibrary ParallelTileStepper::library() const { return impl_->library; }

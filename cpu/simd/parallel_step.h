@@ -118,6 +118,9 @@ class ParallelTileStepper {
   // cores the others need), the crew has no spinning workers and its
   // passes run as parallel_for() does.
   void with_crew(const std::function<void(WorkerCrew&)>& session);
+  // Runs session(crew) with a crew of the calling thread alone, whose
+  // passes wake no worker: for work shorter than waking them takes.
+  static void alone(const std::function<void(WorkerCrew&)>& session);
   int threads() const;
   SimdLibrary library() const;
 

@@ -464,9 +464,10 @@ TEST_P(HybridTest, AWorldLeftToTheCpuIsSteppedInStripsAsSimdSteps) {
 
 TEST_P(HybridTest, AWorldInStripsIsMergedBeforeARegionIsAdded) {
   // The spacefiller grows into a cluster that the eager costs give the GPU,
-  // some epochs after the pulsars' world was cut into strips. Regions hold
-  // the grid's slots, so the strips are merged first.
-  CellSet cells = pulsar_field(7, 600);
+  // some epochs after the pulsars' world was cut into strips (its epochs
+  // are worth a crew: 169 pulsars). Regions hold the grid's slots, so the
+  // strips are merged first.
+  CellSet cells = pulsar_field(13, 600);
   for (const Cell& cell :
        patterns::builtin_pattern("spacefiller").cells.translated(1500, 1800).cells()) {
     cells.set(cell);

@@ -103,7 +103,7 @@ TEST(SparseBackend, ARunInChunksIsCutIntoStripsForTheRunAndReadBetweenTheChunks)
     auto oracle = cpu::make_bit_backend();
     oracle->load(cells, Rule::conway(), Topology::plane());
     constexpr uint64_t kRun = 1200;
-    constexpr uint64_t kChunk = 20;
+    constexpr uint64_t kChunk = 50;
     for (uint64_t done = 0; done < kRun; done += kChunk) {
       backend->expect_more_steps(done + kChunk < kRun);
       backend->expect_run_length(kRun - done);
@@ -115,6 +115,29 @@ TEST(SparseBackend, ARunInChunksIsCutIntoStripsForTheRunAndReadBetweenTheChunks)
     EXPECT_TRUE(backend->cells() == oracle->cells());
     EXPECT_GT(backend->stats().strip_segments, 0u) << "the world was never cut";
   }
+}
+
+TEST(SparseBackend, CallsTooShortToWakeTheWorkersForStepTheWholeWorldHere) {
+  // A log row every generation of the spacefiller: each call is a
+  // generation of a few hundred tiles, less work than waking the workers
+  // and waiting for them to leave. The world stays whole and steps on the
+  // calling thread; cut into strips, both strips ran one after the other.
+  const CellSet spacefiller = patterns::builtin_pattern("spacefiller").cells;
+  auto per_generation = make_sparse_backend({2}, cpu::SimdLibrary::kHighway);
+  auto in_one = make_sparse_backend({2}, cpu::SimdLibrary::kHighway);
+  per_generation->load(spacefiller, Rule::conway(), Topology::plane());
+  in_one->load(spacefiller, Rule::conway(), Topology::plane());
+  constexpr uint64_t kRun = 1500;
+  for (uint64_t done = 0; done < kRun; ++done) {
+    per_generation->expect_more_steps(done + 1 < kRun);
+    per_generation->expect_run_length(kRun - done);
+    per_generation->step(1);
+  }
+  in_one->step(kRun);
+  EXPECT_TRUE(per_generation->cells() == in_one->cells());
+  EXPECT_EQ(per_generation->stats().tiles_active, in_one->stats().tiles_active);
+  EXPECT_EQ(per_generation->stats().strip_segments, 0u);
+  EXPECT_GT(in_one->stats().strip_segments, 0u) << "a run in one call is cut";
 }
 
 TEST(SparseBackend, TorusSoupMatchesTheReferenceForEveryThreadCountAndLibrary) {
