@@ -215,8 +215,11 @@ uint64_t GridStepper::step_world(sparse::SparseGrid& grid, const Rule& rule, uin
                                  uint64_t lookahead) {
   uint64_t last_stepped = 0;
   // One thread steps a whole world in slot order; a pass shared among
-  // threads keeps each region's tiles together (SparseGrid::list_by_slot).
-  if (!segment_) grid.list_by_slot(workers_.threads() == 1);
+  // threads keeps each region's tiles together (SparseGrid::list_by_slot),
+  // but a call too short to share is stepped here alone.
+  if (!segment_) {
+    grid.list_by_slot(workers_.threads() == 1 || !crew_pays(generations, grid.active().size()));
+  }
   // A world left in strips by the last call steps on in them.
   uint64_t done = segment_ ? step_segment(grid, rule, generations, last_stepped) : 0;
   const auto block_depth = [&]() -> uint64_t {
