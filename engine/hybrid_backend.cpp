@@ -32,6 +32,7 @@
 #include <cstdlib>
 #include <functional>
 #include <span>
+#include <unordered_map>
 #include <utility>
 
 #include "cpu/simd/tile_step.h"
@@ -142,6 +143,7 @@ class HybridBackend final : public Backend {
       throw InputError("rule " + rule.to_string() + " has B0 and cannot run on the plane");
     }
     rule_ = rule;
+    activity_read_.clear();
     stepper_.land_flights(grid_);
     stepper_.merge_strips(grid_);
     torus_ = topology.is_torus()
@@ -174,6 +176,7 @@ class HybridBackend final : public Backend {
   }
 
   void step(uint64_t generations) override {
+    activity_read_.clear();
     const uint64_t beyond_call = run_length_.beyond(generations);
     while (generations > 0) {
       generations_left_ = generations + beyond_call;
@@ -233,7 +236,7 @@ class HybridBackend final : public Backend {
     uint64_t count = stepper_.flying() ? stepper_.flights().population() : 0;
     for (const sparse::SparseGrid* part : parts()) count += part->cpu_population();
     for (const Region& region : regions_) {
-      count += region.stepped ? pool_->activity(region.id).population : population_held(region);
+      count += region.stepped ? last_activity(region).population : population_held(region);
     }
     return count;
   }
@@ -321,11 +324,20 @@ class HybridBackend final : public Backend {
     return torus_.is_torus() && rect.width == torus_.x && rect.height == torus_.y;
   }
 
+  // What a stepped region's last epoch left, brought down once between two
+  // changes of the world: a log row reads it for the population and again
+  // for the box.
+  const gpu::RegionActivity& last_activity(const Region& region) const {
+    const auto [kept, added] = activity_read_.try_emplace(region.id);
+    if (added) kept->second = pool_->activity(region.id);
+    return kept->second;
+  }
+
   // The region's tiles with cells on the sides of the box around them, as
   // its last epoch's activity flags them; every owned tile before its first.
   std::vector<TileCoord> outermost_live(const Region& region) const {
     if (!region.stepped) return region.owned;
-    const std::vector<uint8_t> nonempty = pool_->activity(region.id).nonempty;
+    const std::vector<uint8_t>& nonempty = last_activity(region).nonempty;
     std::optional<BBox> tiles;
     for (size_t i = 0; i < region.owned.size(); ++i) {
       const TileCoord at = region.owned[i];
@@ -852,6 +864,8 @@ class HybridBackend final : public Backend {
   int partition_interval_ = 1;
   uint64_t cpu_cells_computed_ = 0;  // the bands the CPU stepped, as simd counts them
   uint64_t cpu_tiles_last_generation_ = 0;
+  // last_activity()'s downloads by region id, dropped by every step and load.
+  mutable std::unordered_map<int, gpu::RegionActivity> activity_read_;
   // What is left of the step() call, as the lookahead for cutting strips.
   uint64_t generations_left_ = 0;
   // Where the wall time of the steps went, for GOL_HYBRID_TRACE.

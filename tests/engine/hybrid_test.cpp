@@ -89,6 +89,7 @@ CellSet rotated(const CellSet& cells, int times) {
 struct RegionCalls {
   int added = 0;
   int grown = 0;
+  int activities = 0;  // activity() calls (not activity_async())
 };
 
 class CountingPool final : public gpu::TilePool {
@@ -121,7 +122,10 @@ class CountingPool final : public gpu::TilePool {
     pool_->download_async(region, coords, current, previous);
   }
   void finish_downloads() override { pool_->finish_downloads(); }
-  gpu::RegionActivity activity(int region) override { return pool_->activity(region); }
+  gpu::RegionActivity activity(int region) override {
+    ++calls_.activities;
+    return pool_->activity(region);
+  }
   void activity_async(int region, gpu::RegionActivity& out) override {
     pool_->activity_async(region, out);
   }
@@ -394,6 +398,27 @@ TEST_P(HybridTest, ClustersMigrateBetweenTheSidesAsTheyGrowAndSettle) {
                               << ::testing::PrintToString(tiles);
   EXPECT_GT(hybrid->stats().bytes_downloaded, 0u);
   EXPECT_GT(calls.grown, 0) << "no region grew in place";
+}
+
+TEST_P(HybridTest, ALogRowDownloadsEachRegionsActivityOnce) {
+  // A log row reads the population, then the box: each stepped region's
+  // activity is brought down for the first and kept for the second, until
+  // the world changes.
+  const CellSet cells = soup(256, 256, 0.4, 8);
+  RegionCalls calls;
+  auto hybrid = make_counted(regions_options({{0, 0, 4, 4}}, 8), calls);
+  hybrid->load(cells, Rule::conway(), Topology::plane());
+  auto oracle = cpu::make_bit_backend();
+  oracle->load(cells, Rule::conway(), Topology::plane());
+  for (uint64_t generations : {8, 16, 1}) {
+    hybrid->step(generations);
+    oracle->step(generations);
+    const int before = calls.activities;
+    EXPECT_EQ(hybrid->population(), oracle->population());
+    EXPECT_EQ(hybrid->bbox(), oracle->bbox());
+    EXPECT_EQ(hybrid->population(), oracle->population());
+    EXPECT_EQ(calls.activities - before, 1) << "after " << generations << " generations";
+  }
 }
 
 TEST_P(HybridTest, AWorldLeftToTheCpuRunsOnUntilThePartitionPasses) {
