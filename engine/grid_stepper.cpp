@@ -137,6 +137,7 @@ void GridStepper::land_flights(sparse::SparseGrid& grid) {
 }
 
 bool GridStepper::crew_pays(uint64_t generations, size_t active) const {
+  // Generations enough alone pay, and keep the product below from overflowing.
   return crew_ != nullptr || generations >= kMinCrewCallWork ||
          generations * active >= kMinCrewCallWork;
 }

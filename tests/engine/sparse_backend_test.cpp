@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <vector>
 
 #include "cpu/reference/reference_backends.h"
@@ -26,6 +27,15 @@ std::vector<Config> every_config() {
     for (int threads : {1, 2, 4}) configs.push_back({library, threads});
   }
   return configs;
+}
+
+// A Highway backend of `threads` threads holding the spacefiller on Life's
+// plane: on two threads a run of 1000 generations in one call cuts it into
+// strips.
+std::unique_ptr<Backend> spacefiller_on(int threads) {
+  auto backend = make_sparse_backend({threads}, cpu::SimdLibrary::kHighway);
+  backend->load(patterns::builtin_pattern("spacefiller").cells, Rule::conway(), Topology::plane());
+  return backend;
 }
 
 // Steps every configuration and the oracle side by side, comparing cells,
@@ -122,11 +132,8 @@ TEST(SparseBackend, CallsTooShortToWakeTheWorkersForStepTheWholeWorldHere) {
   // generation of a few hundred tiles, less work than waking the workers
   // and waiting for them to leave. The world stays whole and steps on the
   // calling thread; cut into strips, both strips ran one after the other.
-  const CellSet spacefiller = patterns::builtin_pattern("spacefiller").cells;
-  auto per_generation = make_sparse_backend({2}, cpu::SimdLibrary::kHighway);
-  auto in_one = make_sparse_backend({2}, cpu::SimdLibrary::kHighway);
-  per_generation->load(spacefiller, Rule::conway(), Topology::plane());
-  in_one->load(spacefiller, Rule::conway(), Topology::plane());
+  auto per_generation = spacefiller_on(2);
+  auto in_one = spacefiller_on(2);
   constexpr uint64_t kRun = 1500;
   for (uint64_t done = 0; done < kRun; ++done) {
     per_generation->expect_more_steps(done + 1 < kRun);
@@ -186,11 +193,8 @@ TEST(SparseBackend, GrowthPatternsMatchTheReferenceForEveryThreadCountAndLibrary
 // a world loaded in its place drops the strips. It reports the tiles it
 // steps as the whole world does.
 TEST(SparseBackend, ReadsAWorldHeldInStripsBetweenSteps) {
-  const CellSet spacefiller = patterns::builtin_pattern("spacefiller").cells;
-  auto whole = make_sparse_backend({1}, cpu::SimdLibrary::kHighway);
-  auto cut = make_sparse_backend({2}, cpu::SimdLibrary::kHighway);
-  whole->load(spacefiller, Rule::conway(), Topology::plane());
-  cut->load(spacefiller, Rule::conway(), Topology::plane());
+  auto whole = spacefiller_on(1);
+  auto cut = spacefiller_on(2);
   for (uint64_t generations : {1000, 300, 7}) {
     whole->step(generations);
     cut->step(generations);
