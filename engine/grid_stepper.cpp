@@ -32,9 +32,6 @@ constexpr size_t kMinCrewTiles = 4 * kChunkTiles;
 // (bench/RESULTS.md).
 constexpr uint64_t kMinCrewCallWork = 2048;
 constexpr size_t kMinParallelTiles = 512;
-// Generations before looking again at a world whose active tiles' ring of
-// neighbours made a plane block not worth it.
-constexpr uint64_t kPlaneBlockLookAgain = 64;
 // A plane block of at most this many tiles keeps their neighbourhoods
 // (about 160 bytes a tile) from one generation and block to the next.
 constexpr size_t kKeptBlockTiles = 4096;
@@ -262,8 +259,7 @@ uint64_t GridStepper::step_world(sparse::SparseGrid& grid, const Rule& rule, uin
     const bool share = workers_.threads() > 1 && grid.active().size() >= kMinCrewTiles &&
                        crew_pays(generations - done, grid.active().size());
     if (!share) {
-      if (const uint64_t depth = plane_block_depth(grid, generations - done, plane_block_scratch_);
-          depth >= 2) {
+      if (const uint64_t depth = plane_block_depth(grid, generations - done); depth >= 2) {
         const PlaneBlockCount count = step_plane_block(grid, rule, depth, plane_block_scratch_);
         tiles_stepped_ += count.tiles;
         cells_computed_ += count.tiles * kTileSize * kTileSize;
@@ -358,30 +354,16 @@ size_t GridStepper::step_block(sparse::SparseGrid& grid, const Rule& rule, uint6
   return tiles;
 }
 
-uint64_t GridStepper::plane_block_depth(sparse::SparseGrid& grid, uint64_t remaining,
-                                        PlaneBlockScratch& scratch) const {
-  if (block_depth_ == 1 || remaining < 2 || grid.generation() < scratch.next_look) return 0;
+uint64_t GridStepper::plane_block_depth(const sparse::SparseGrid& grid, uint64_t remaining) const {
+  if (block_depth_ == 1 || remaining < 2) return 0;
   // A generation at a time costs each active tile's planned step and the
   // generation's own end; a block must save an eighth of that, since what
-  // it lists at its start it steps to its end, though activity that dies
-  // down soon (a field of methuselahs) would have slept. And it steps at
-  // most half as many sleeping tiles as active ones: beside a thin front
-  // (the spacefiller's edges) they lie in memory apart from it and cost
-  // several times an active tile.
+  // it lists it steps to its end, though activity that dies down soon (a
+  // field of methuselahs) would have slept.
   uint64_t planned = kGenerationWork;
   for (BandMask bands : grid.active_bands()) planned += kTileWork + band_count(bands);
-  const size_t active = grid.active().size();
-  const auto worth_it = [&](size_t tiles) {
-    return tiles * kBlockTileWork * 8 <= planned * 7 && tiles * 2 <= active * 3;
-  };
-  // Cheapest first: even with no neighbours to step, a block would cost
-  // more. Finding the neighbours costs about what planning does, so a world
-  // they rule out is looked at again only a while later.
-  if (!worth_it(active)) return 0;
-  if (const size_t tiles = grid.plane_block_size(); tiles == 0 || !worth_it(tiles)) {
-    scratch.next_look = grid.generation() + kPlaneBlockLookAgain;
-    return 0;
-  }
+  const size_t tiles = grid.plane_block_size();
+  if (tiles == 0 || tiles * kBlockTileWork * 8 > planned * 7) return 0;
   return std::min({block_depth_ != 0 ? block_depth_ : sparse::SparseGrid::kMaxPlaneBlock,
                    sparse::SparseGrid::kMaxPlaneBlock, remaining});
 }

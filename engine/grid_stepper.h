@@ -187,16 +187,12 @@ class GridStepper {
     std::array<std::vector<cpu::TileNeighbourhood>, 2> in;
     std::array<std::vector<Tile*>, 2> targets;
     std::vector<int32_t> listed_at;  // by slot: the index in active(), or -1
-    // Where the last look found a block not worth it, the generation at
-    // which to look again.
-    uint64_t next_look = 0;
   };
   PlaneBlockCount step_plane_block(sparse::SparseGrid& grid, const Rule& rule, uint64_t depth,
                                    PlaneBlockScratch& scratch) const;
   // The generations of the next plane block of `grid` with `remaining` to
   // go: below 2, a generation at a time.
-  uint64_t plane_block_depth(sparse::SparseGrid& grid, uint64_t remaining,
-                             PlaneBlockScratch& scratch) const;
+  uint64_t plane_block_depth(const sparse::SparseGrid& grid, uint64_t remaining) const;
   // Strips (sparse::SparseGrid::kMaxStripEpoch): how many a plane world is
   // cut into for its next `generations`, or 0 to step it whole.
   size_t strip_count(const sparse::SparseGrid& grid, uint64_t generations) const;

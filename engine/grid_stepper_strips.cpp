@@ -571,7 +571,7 @@ void GridStepper::step_strip_alone(sparse::SparseGrid& strip, const Rule& rule,
       tally.last = 0;
       return;
     }
-    if (const uint64_t depth = plane_block_depth(strip, generations - done, scratch); depth >= 2) {
+    if (const uint64_t depth = plane_block_depth(strip, generations - done); depth >= 2) {
       const PlaneBlockCount count = step_plane_block(strip, rule, depth, scratch);
       tally.tiles += count.tiles;
       tally.cells += count.tiles * kTileSize * kTileSize;

@@ -728,7 +728,15 @@ bool SparseGrid::shows_live_border(int32_t slot) const {
   return false;
 }
 
+void SparseGrid::end_plane_block() {
+  if (!in_plane_block_) return;
+  for (int32_t slot : active_) block_place_[slot] = 0;
+  in_plane_block_ = false;
+}
+
 void SparseGrid::finish_generation() {
+  // A block's list stops here: tiles may be freed below.
+  end_plane_block();
   ++generation_;
   if (keep_all_active_) return;  // every slot stays in active_
   const size_t stepped = active_.size();
@@ -935,63 +943,66 @@ bool SparseGrid::allows_plane_blocks() const {
   return !map_.is_torus() && !keep_all_active_ && (tiles_not_cpu_ == 0 || counting_columns_);
 }
 
-template <typename Visit>
-void SparseGrid::visit_plane_block(Visit visit) {
-  block_marks_.resize(map_.slot_count());
-  block_marks_[TileMap::kEmptySlot] = 1;
-  const auto once = [&](int32_t slot) {
-    if (block_marks_[slot] != 0) return;
-    block_marks_[slot] = 1;
-    if (!stands_still(owners_[slot])) visit(slot);
-  };
-  for (int32_t slot : active_) {
-    once(slot);
-    for (int32_t other : map_.neighbours(slot)) once(other);
-  }
-  for (int32_t slot : active_) {
-    block_marks_[slot] = 0;
-    for (int32_t other : map_.neighbours(slot)) block_marks_[other] = 0;
-  }
-}
-
-size_t SparseGrid::plane_block_size() {
-  if (!allows_plane_blocks()) return 0;
-  size_t tiles = 0;
-  visit_plane_block([&](int32_t) { ++tiles; });
-  return tiles;
-}
+size_t SparseGrid::plane_block_size() const { return allows_plane_blocks() ? active_.size() : 0; }
 
 void SparseGrid::begin_plane_block(uint64_t generations) {
   GOL_CHECK(generations <= kMaxPlaneBlock && allows_plane_blocks());
   // Planning took the wake records of every tile listed now. Whether a
   // tile changes inside the block is not noted, so each is taken to
   // change in its first generation (what a strip's exchange reads).
-  std::vector<int32_t> listed;
-  visit_plane_block([&](int32_t slot) { listed.push_back(slot); });
-  // In slot order: tiles made together lie together.
-  std::sort(listed.begin(), listed.end());
-  active_.swap(listed);
   own_listed_pairs();
-  for (int32_t slot : active_) map_.changed_in(slot) = generation_ + 1;
+  block_place_.resize(map_.slot_count(), 0);
+  for (size_t i = 0; i < active_.size(); ++i) {
+    block_place_[active_[i]] = static_cast<int32_t>(i + 1);
+    map_.changed_in(active_[i]) = generation_ + 1;
+  }
   active_bands_.assign(active_.size(), kAllBands);
   outcomes_.assign(active_.size(), Outcome{});
-  watch_block_borders();
+  block_watch_.resize(active_.size());
+  for (size_t i = 0; i < active_.size(); ++i) watch_borders(i);
+  in_plane_block_ = true;
   choose_next_plan();
 }
 
-void SparseGrid::watch_block_borders() {
+bool SparseGrid::listed_in_block(int32_t slot) const {
+  return static_cast<size_t>(slot) < block_place_.size() && block_place_[slot] != 0;
+}
+
+void SparseGrid::watch_borders(size_t index) {
   constexpr uint64_t kWest = 1;
   constexpr uint64_t kEast = uint64_t{1} << (kTileSize - 1);
   constexpr uint64_t kRow = ~uint64_t{0};
-  block_watch_.resize(active_.size());
-  for (size_t i = 0; i < active_.size(); ++i) {
-    const uint8_t absent = map_.absent_neighbours(active_[i]);
-    const auto facing = [&](int direction, uint64_t bits) {
-      return (absent >> direction & 1) != 0 ? bits : 0;
-    };
-    block_watch_[i] = {facing(kN, kRow) | facing(kNW, kWest) | facing(kNE, kEast),
-                       facing(kS, kRow) | facing(kSW, kWest) | facing(kSE, kEast),
-                       facing(kW, kWest) | facing(kE, kEast)};
+  const int32_t slot = active_[index];
+  const uint8_t absent = map_.absent_neighbours(slot);
+  const auto facing = [&](int direction, uint64_t bits) {
+    return (absent >> direction & 1) != 0 ? bits : 0;
+  };
+  uint8_t unlisted = 0;
+  const auto& neighbours = map_.neighbours(slot);
+  for (int direction = 0; direction < kDirections; ++direction) {
+    const int32_t other = neighbours[direction];
+    if (other != TileMap::kEmptySlot && !listed_in_block(other) && !stands_still(owners_[other])) {
+      unlisted |= static_cast<uint8_t>(1u << direction);
+    }
+  }
+  block_watch_[index] = {facing(kN, kRow) | facing(kNW, kWest) | facing(kNE, kEast),
+                         facing(kS, kRow) | facing(kSW, kWest) | facing(kSE, kEast),
+                         facing(kW, kWest) | facing(kE, kEast), unlisted};
+}
+
+void SparseGrid::list_in_block(int32_t slot) {
+  if (map_.is_shared(slot)) map_.unshare(slot);
+  active_.push_back(slot);
+  active_bands_.push_back(kAllBands);
+  outcomes_.emplace_back();
+  block_place_.resize(map_.slot_count(), 0);
+  block_place_[slot] = static_cast<int32_t>(active_.size());
+  map_.changed_in(slot) = generation_ + 1;
+  block_watch_.emplace_back();
+  watch_borders(active_.size() - 1);
+  // Its listed neighbours no longer face an unlisted (or absent) tile there.
+  for (int32_t other : map_.neighbours(slot)) {
+    if (listed_in_block(other)) watch_borders(static_cast<size_t>(block_place_[other] - 1));
   }
 }
 
@@ -1006,14 +1017,23 @@ void SparseGrid::note_block_edges(size_t first, std::span<const TileEdges> edges
       map_.summary(written, slot) = {border_bits(edge.top, edge.bottom, edge.live_columns),
                                      static_cast<uint8_t>(edge.live_columns != 0)};
     }
-    const BorderWatch& watch = block_watch_[first + i];
+    const BorderWatch watch = block_watch_[first + i];
+    // A sleeping neighbour whose facing border changed from two
+    // generations back wakes, as a commit would wake it, and is stepped
+    // from the next generation to the block's end: its generation now is
+    // the one it slept in.
+    const uint8_t woken =
+        border_bits(edge.top_change, edge.bottom_change, edge.changed_columns) & watch.unlisted;
+    for (unsigned bits = woken; bits != 0; bits &= bits - 1) {
+      const int32_t other = map_.neighbours(slot)[std::countr_zero(bits)];
+      if (!listed_in_block(other)) list_in_block(other);
+    }
     if (((edge.top & watch.top) | (edge.bottom & watch.bottom) |
          (edge.live_columns & watch.columns)) == 0) {
       continue;
     }
     // The map's own record: a tile made earlier in this generation is no
-    // longer absent, though the watch (remade when the generation ends)
-    // still says so.
+    // longer absent, though this tile's watch may still say so.
     const uint8_t create =
         border_bits(edge.top, edge.bottom, edge.live_columns) & map_.absent_neighbours(slot);
     if (create == 0) continue;
@@ -1023,19 +1043,15 @@ void SparseGrid::note_block_edges(size_t first, std::span<const TileEdges> edges
     for (int direction = 0; direction < kDirections; ++direction) {
       const int32_t made = map_.neighbours(slot)[direction];
       if (!(create >> direction & 1) || made == TileMap::kEmptySlot ||
-          stands_still(owners_[made])) {
+          stands_still(owners_[made]) || listed_in_block(made)) {
         continue;
       }
-      active_.push_back(made);
-      active_bands_.push_back(kAllBands);
-      outcomes_.emplace_back();
+      list_in_block(made);
     }
   }
 }
 
 void SparseGrid::finish_block_generation() {
-  // Making a tile changes what its neighbours face.
-  if (active_.size() != block_watch_.size()) watch_block_borders();
   ++generation_;
   if (!beyond_edge_.empty()) {
     for (int32_t slot : active_) {

@@ -141,32 +141,35 @@ class SparseGrid {
   void note_written(int32_t slot, int parity, const TileChange& change);
 
   // Plane blocks (GridStepper's): a plane world stepped up to
-  // kMaxPlaneBlock generations with its active tiles and their neighbours
-  // stepped whole each generation, so that nothing is planned or committed
-  // between them: where the active tiles lie together (a glider stream, a
-  // breeder's wake, a puffer's head) a whole tile costs less than a
-  // planned, committed step of the bands it needs. The other tiles sleep
-  // on: what changes spreads a cell a generation from the active tiles,
-  // so within 63 generations it reaches no border that a tile beyond
-  // their neighbours reads (the strips' ghost columns rest on the same).
+  // kMaxPlaneBlock generations with its listed tiles stepped whole each
+  // generation, so that nothing is planned or committed between them:
+  // where the active tiles change in most of their bands (a glider stream,
+  // a breeder's wake, a spacefiller's fronts) a whole tile costs less than
+  // a planned, committed step of the bands it needs. A block lists the
+  // tiles active at its start; a sleeping tile joins it in the generation
+  // after a listed neighbour's border that it reads changes (from two
+  // generations back, as a commit would wake it), and an absent one is made
+  // and joins where a live border cell faces it. Listed tiles stay listed
+  // to the block's end; the others sleep on.
   // Between begin_plane_block() and the finish_generation() that ends the
   // block, the caller steps generations t+1 .. t+n-1 of every tile in
   // active() (its whole neighbourhood(), into its commit_target()), hands
-  // the edges it notes to note_block_edges(), which makes the tiles a live
-  // border cell now faces, as a generation at a time would, and lists
-  // them, and ends each generation with finish_block_generation(); it then
-  // steps and commits generation t+n as usual. No tile is freed inside a block, and planning after
-  // it wakes what a generation at a time would.
+  // the edges it notes to note_block_edges(), which lists the tiles that
+  // join at the end of active(), and ends each generation with
+  // finish_block_generation(); it then steps and commits generation t+n as
+  // usual. No tile is freed inside a block, and planning after it wakes
+  // what a generation at a time would.
   static constexpr uint64_t kMaxPlaneBlock = 63;
-  // How many tiles a plane block would step from here (0 where the world
+  // How many tiles a plane block would list from here (0 where the world
   // allows none: a torus, or GPU tiles), for the caller to weigh against
   // the active tiles' steps.
-  size_t plane_block_size();
-  // Lists those tiles in active(), all bands, for a block of `generations`.
+  size_t plane_block_size() const;
+  // Lists the active tiles, all bands, for a block of `generations`.
   void begin_plane_block(uint64_t generations);
   // After active()[first + i] has been stepped one generation, noting
-  // edges[i]: makes (awake, and listed at the end of active()) the absent
-  // tiles a live border cell faces, empty as absent tiles are. Records what
+  // edges[i]: lists at the end of active() the sleeping tiles whose facing
+  // border changed and the absent tiles a live border cell faces (made
+  // awake, empty as absent tiles are). Records what
   // neighbours read of each (its summaries) where `keep_summaries` says:
   // committing and planning read them of the generation before the
   // block's last.
@@ -495,17 +498,23 @@ class SparseGrid {
   void note_freed(int32_t slot);
   // In a plane block, by index into active_: the live cells of a tile's
   // first and last rows and of its OR of rows that face an absent
-  // neighbour (finish_block_generation() makes it).
+  // neighbour, and the directions of its held neighbours not listed
+  // (asleep), which a change of the facing border wakes.
   struct BorderWatch {
     uint64_t top, bottom, columns;
+    uint8_t unlisted;
   };
   std::vector<BorderWatch> block_watch_;
-  void watch_block_borders();
+  // By slot: 1 + the tile's index in active_ while a plane block lists
+  // it, else 0.
+  PopulatedVector<int32_t> block_place_;
+  bool in_plane_block_ = false;
+  bool listed_in_block(int32_t slot) const;
+  void watch_borders(size_t index);
+  // Lists a held tile in the plane block from the next generation on.
+  void list_in_block(int32_t slot);
+  void end_plane_block();
   bool allows_plane_blocks() const;
-  // visit(slot) for each tile a plane block steps, once.
-  template <typename Visit>
-  void visit_plane_block(Visit visit);
-  PopulatedVector<uint8_t> block_marks_;  // by slot, clear between calls
 };
 
 }  // namespace gol::sparse

@@ -188,19 +188,31 @@ struct StoreRows {
   }
 };
 
-// Stored as they are, noting what the neighbours read of the new tile.
+// Stored over an older generation, noting what the neighbours read of the
+// new tile and which columns and border rows differ from the older one.
 template <class Ops>
 struct StoreAndNoteEdges {
   using V = typename Ops::V;
   uint64_t* rows;
+  uint64_t old_top = rows[0];
+  uint64_t old_bottom = rows[kTileSize - 1];
   V live = Ops::Zero();
+  V changed = Ops::Zero();
 
   [[gnu::always_inline]] void Put(V next, size_t block) {
     live = Ops::Or(live, next);
+    changed = Ops::Or(changed, Ops::Xor(next, Ops::Load(rows + block * Ops::kLanes)));
     Ops::Store(next, rows + block * Ops::kLanes);
   }
 
-  TileEdges Edges() const { return {rows[0], rows[kTileSize - 1], Ops::OrLanes(live)}; }
+  TileEdges Edges() const {
+    return {rows[0],
+            rows[kTileSize - 1],
+            Ops::OrLanes(live),
+            rows[0] ^ old_top,
+            rows[kTileSize - 1] ^ old_bottom,
+            Ops::OrLanes(changed)};
+  }
 };
 
 // Row blocks (one vector each) per band of the sparse world's band masks.

@@ -49,13 +49,18 @@ struct TileChange {
   uint64_t east_unchanged_rows = 0;
 };
 
-// What a tile's neighbours read of it, for a step that notes no change:
+// What a tile's neighbours read of it, for a step that notes no more:
 // its first and last rows, and the OR of its rows (bits 0 and 63 say
-// whether its west and east columns hold a live cell).
+// whether its west and east columns hold a live cell); and where those
+// borders differ from the generation the step wrote over (two before),
+// which is what wakes a sleeping neighbour.
 struct TileEdges {
   uint64_t top = 0;
   uint64_t bottom = 0;
   uint64_t live_columns = 0;
+  uint64_t top_change = 0;
+  uint64_t bottom_change = 0;
+  uint64_t changed_columns = 0;  // OR over rows of (new ^ old)
 };
 
 // Bit b set where `rows` has a row of band b (bit r: row r).

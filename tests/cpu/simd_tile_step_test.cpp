@@ -353,7 +353,8 @@ TEST(SimdStepTilesOver, StepsOnlyTheBandsAskedAndKeepsTheRest) {
 
 // step_tiles_noting_edges: the same results, written over older tiles, and
 // what the neighbours read of each (first and last rows, the columns
-// holding a live cell), on every kernel; a tile that dies notes nothing.
+// holding a live cell) and how those differ from the older tile, on every
+// kernel; a tile that dies notes no live cell.
 TEST(SimdStepTilesNotingEdges, WritesOverTargetsAndNotesTheirEdges) {
   std::vector<OwnedNeighbourhood> cases = random_cases(30, false);
   const std::vector<OwnedNeighbourhood> more = random_cases(31, true);
@@ -395,10 +396,18 @@ TEST(SimdStepTilesNotingEdges, WritesOverTargetsAndNotesTheirEdges) {
         const Tile next = reference_step(views[i], rule);
         ASSERT_EQ(targets[i], next) << what;
         uint64_t live_columns = 0;
-        for (uint64_t row : next.rows) live_columns |= row;
+        uint64_t changed_columns = 0;
+        for (size_t row = 0; row < kTileSize; ++row) {
+          live_columns |= next.rows[row];
+          changed_columns |= next.rows[row] ^ older[i].rows[row];
+        }
         EXPECT_EQ(edges[i].top, next.rows[0]) << what;
         EXPECT_EQ(edges[i].bottom, next.rows[kTileSize - 1]) << what;
         EXPECT_EQ(edges[i].live_columns, live_columns) << what;
+        EXPECT_EQ(edges[i].top_change, next.rows[0] ^ older[i].rows[0]) << what;
+        EXPECT_EQ(edges[i].bottom_change, next.rows[kTileSize - 1] ^ older[i].rows[kTileSize - 1])
+            << what;
+        EXPECT_EQ(edges[i].changed_columns, changed_columns) << what;
       }
       EXPECT_EQ(edges[cases.size() - 1].live_columns, 0u) << "the lone cell dies";
     }

@@ -195,9 +195,60 @@ TEST(PlaneBlocks, AnAgarsSharedTilesBesideABlockMatchTheReference) {
   EXPECT_GT(grid.map().shared_slots(), 30u) << "the field's tiles share";
 }
 
+// Still lifes in tiles beside a glider's path, which it never comes near,
+// and a block and a blinker (period 2) in the paths of two gliders. A
+// block lists only the tiles active at its start; a sleeping tile joins it
+// in the generation after a border it reads changes, as a generation at a
+// time would wake it: the ones the gliders hit wake inside blocks, and the
+// ones beside the path are never stepped.
+CellSet still_lifes_by_a_glider(bool with_gliders) {
+  CellSet cells;
+  const auto add_block = [&](int64_t x, int64_t y) {
+    for (auto [dx, dy] : {std::pair{0, 0}, {1, 0}, {0, 1}, {1, 1}}) cells.set(x + dx, y + dy);
+  };
+  if (with_gliders) {
+    for (const Cell& cell : glider(10, 40, 1, 1).cells()) cells.set(cell);  // along y = x + 30
+    // North-east along x + y = 404, towards the blinker.
+    for (const Cell& cell : glider(20, 6 * kTileSize, 1, -1).cells()) cells.set(cell);
+  }
+  // In tile (k + 1, k), whose facing borders the first glider's path stays
+  // 19 cells or more from.
+  for (int64_t k = 0; k < 5; ++k) add_block((k + 1) * kTileSize + 30, k * kTileSize + 30);
+  add_block(4 * kTileSize + 12, 4 * kTileSize + 42);            // on the first path
+  for (int64_t dx = 0; dx < 3; ++dx) cells.set(200 + dx, 203);  // on the second
+  return cells;
+}
+
+TEST(PlaneBlocks, SleepingTilesJoinABlockOnlyWhereABorderTheyReadChanges) {
+  const CellSet cells = still_lifes_by_a_glider(true);
+  for (uint64_t depth : {0, 63, 7}) {
+    EXPECT_GT(
+        expect_blocks_match({depth}, Rule::conway(), cells, {64, 200, 301, 700, 1100, 1500, 2000}),
+        0u);
+  }
+  // Before the first glider reaches the block on its path, the still
+  // lifes beside it cost no tile steps: the glider alone steps as many.
+  CellSet lone = still_lifes_by_a_glider(false);
+  const CellSet just_the_glider = glider(10, 40, 1, 1);
+  for (const Cell& cell : just_the_glider.cells()) lone.set(cell);
+  uint64_t stepped[2] = {};
+  for (int with_still_lifes = 0; with_still_lifes < 2; ++with_still_lifes) {
+    sparse::SparseGrid grid;
+    grid.load(with_still_lifes != 0 ? lone : just_the_glider, Topology::plane(), false);
+    GridStepper stepper(1, cpu::SimdLibrary::kHighway);
+    stepper.set_block_depth(63);
+    stepper.step(grid, Rule::conway(), 2);  // the still lifes fall asleep
+    const uint64_t before = stepper.tiles_stepped();
+    stepper.step(grid, Rule::conway(), 300);
+    EXPECT_GT(stepper.plane_blocks(), 2u);
+    stepped[with_still_lifes] = stepper.tiles_stepped() - before;
+  }
+  EXPECT_EQ(stepped[1], stepped[0]);
+}
+
 // A puffer's head is stepped in blocks with the tiles around it, while the
 // trail of debris behind it sleeps on: a block steps the active tiles and
-// their neighbours, not every tile.
+// those they wake, not every tile.
 TEST(PlaneBlocks, APufferHeadIsSteppedWithoutItsSleepingTrail) {
   const CellSet puffer = patterns::builtin_pattern("puffer-train").cells;
   EXPECT_GT(expect_blocks_match({}, Rule::conway(), puffer, {700, 1801, 3000}), 20u);

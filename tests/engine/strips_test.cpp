@@ -156,7 +156,7 @@ TEST(Strips, TheMergedWorldIsLinkedAcrossTheCutsAndStepsWhole) {
 // read through its strips meanwhile.
 TEST(Strips, TheWorldStaysCutBetweenCalls) {
   SpacefillerWholeAndCut worlds;
-  worlds.step(1000);
+  worlds.step(2000);
   ASSERT_EQ(worlds.two.world_parts(worlds.cut).size(), 2u);
   for (const uint64_t generations : {1, 2, 100, 37, 300}) {
     worlds.step(generations);
@@ -173,7 +173,7 @@ TEST(Strips, TheWorldStaysCutBetweenCalls) {
 TEST(Strips, MergedWithinAnEpochTheWorldStepsOnRight) {
   for (const uint64_t offset : {1, 50, 126}) {
     SpacefillerWholeAndCut worlds;
-    worlds.step(1000);
+    worlds.step(2000);
     worlds.step(offset);
     ASSERT_EQ(worlds.two.world_parts(worlds.cut).size(), 2u);
     worlds.two.merge_strips(worlds.cut);
@@ -182,7 +182,7 @@ TEST(Strips, MergedWithinAnEpochTheWorldStepsOnRight) {
     for (int call = 0; call < 3; ++call) {
       worlds.step(100);
       ASSERT_TRUE(worlds.cut.cells() == worlds.whole.cells())
-          << "merged at " << 1000 + offset << ", generation " << worlds.cut.generation();
+          << "merged at " << 2000 + offset << ", generation " << worlds.cut.generation();
     }
   }
 }
