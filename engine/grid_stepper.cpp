@@ -364,6 +364,10 @@ uint64_t GridStepper::plane_block_depth(const sparse::SparseGrid& grid, uint64_t
   for (BandMask bands : grid.active_bands()) planned += kTileWork + band_count(bands);
   const size_t tiles = grid.plane_block_size();
   if (tiles == 0 || tiles * kBlockTileWork * 8 > planned * 7) return 0;
+  // Tiles woken only by a neighbour's change mostly sleep after a step,
+  // but a block steps them to its end: a strip's epoch began with hundreds
+  // woken beside its imports.
+  if (grid.changed_last_generation() * 8 < tiles * 7) return 0;
   return std::min({block_depth_ != 0 ? block_depth_ : sparse::SparseGrid::kMaxPlaneBlock,
                    sparse::SparseGrid::kMaxPlaneBlock, remaining});
 }

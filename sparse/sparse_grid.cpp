@@ -309,6 +309,7 @@ inline void SparseGrid::commit_one(size_t index, const TileChange& change) {
   }
   outcome.woke = 0;
   outcome.dense = live_columns == ~uint64_t{0};
+  outcome.changed = change.changed_columns != 0;
   if (change.changed_columns == 0) return;
   map_.changed_in(slot) = generation_ + 1;
 
@@ -740,6 +741,8 @@ void SparseGrid::finish_generation() {
   ++generation_;
   if (keep_all_active_) return;  // every slot stays in active_
   const size_t stepped = active_.size();
+  changed_last_ = 0;
+  for (size_t i = 0; i < stepped; ++i) changed_last_ += outcomes_[i].changed;
   if (!map_.is_torus()) {
     // Create first, then free, so a slot freed now is not reused in the
     // same pass while active_ still names it.

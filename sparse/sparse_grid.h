@@ -164,6 +164,11 @@ class SparseGrid {
   // allows none: a torus, or GPU tiles), for the caller to weigh against
   // the active tiles' steps.
   size_t plane_block_size() const;
+  // Of the tiles stepped in the last generation, those whose cells changed
+  // (from two generations back). Where the active tiles are many more, most
+  // were woken by a neighbour and will sleep after a step, as the tiles
+  // beside a strip's imports do: a block would step them to its end.
+  size_t changed_last_generation() const { return changed_last_; }
   // Lists the active tiles, all bands, for a block of `generations`.
   void begin_plane_block(uint64_t generations);
   // After active()[first + i] has been stepped one generation, noting
@@ -356,6 +361,7 @@ class SparseGrid {
     uint8_t maybe_free = 0;  // empty now and one generation back
     uint8_t woke = 0;        // directions of the neighbours it handed bands to
     uint8_t dense = 0;       // a live cell in every column: maybe part of an agar
+    uint8_t changed = 0;     // differs from two generations back
   };
 
   int current_parity() const { return static_cast<int>(generation_ & 1); }
@@ -509,6 +515,7 @@ class SparseGrid {
   // it, else 0.
   PopulatedVector<int32_t> block_place_;
   bool in_plane_block_ = false;
+  size_t changed_last_ = 0;
   bool listed_in_block(int32_t slot) const;
   void watch_borders(size_t index);
   // Lists a held tile in the plane block from the next generation on.

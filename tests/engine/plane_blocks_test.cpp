@@ -246,6 +246,27 @@ TEST(PlaneBlocks, SleepingTilesJoinABlockOnlyWhereABorderTheyReadChanges) {
   EXPECT_EQ(stepped[1], stepped[0]);
 }
 
+// Just loaded, every tile is awake; the field of still blocks sleeps after
+// one step, and only then do blocks start, listing the glider's tiles: a
+// block at once would have stepped the whole field to its end.
+TEST(PlaneBlocks, TilesWokenButUnchangedSleepBeforeABlockStarts) {
+  constexpr int64_t kField = 8 * kTileSize;
+  CellSet cells;
+  for (int64_t y = 0; y < kField; y += 8) {
+    for (int64_t x = 0; x < kField; x += 8) {
+      for (auto [dx, dy] : {std::pair{0, 0}, {1, 0}, {0, 1}, {1, 1}}) cells.set(x + dx, y + dy);
+    }
+  }
+  for (const Cell& cell : glider(3 * kField, 20, 1, 1).cells()) cells.set(cell);
+  EXPECT_GT(expect_blocks_match({}, Rule::conway(), cells, {1, 64, 200}), 0u);
+  sparse::SparseGrid grid;
+  grid.load(cells, Topology::plane(), false);
+  GridStepper stepper(1, cpu::SimdLibrary::kHighway);
+  stepper.step(grid, Rule::conway(), 64);
+  EXPECT_GT(stepper.plane_blocks(), 0u);
+  EXPECT_LT(stepper.tiles_stepped(), 2 * grid.tile_count() + 64 * 4);
+}
+
 // A puffer's head is stepped in blocks with the tiles around it, while the
 // trail of debris behind it sleeps on: a block steps the active tiles and
 // those they wake, not every tile.
