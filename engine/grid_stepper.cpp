@@ -384,7 +384,6 @@ GridStepper::PlaneBlockCount GridStepper::step_plane_block(sparse::SparseGrid& g
   const bool kept = grid.active().size() <= kKeptBlockTiles;
   auto& in = scratch.in;
   auto& targets = scratch.targets;
-  auto& listed_at = scratch.listed_at;
   const auto find_neighbourhood = [&](size_t i) {
     const int32_t slot = grid.active()[i];
     for (int parity = 0; parity < 2; ++parity) {
@@ -395,20 +394,15 @@ GridStepper::PlaneBlockCount GridStepper::step_plane_block(sparse::SparseGrid& g
   const auto keep_neighbourhoods = [&](size_t known, size_t listed) {
     for (auto* entries : {&in[0], &in[1]}) entries->resize(listed);
     for (auto* entries : {&targets[0], &targets[1]}) entries->resize(listed);
-    listed_at.resize(grid.map().slot_count(), -1);
-    for (size_t i = known; i < listed; ++i) {
-      listed_at[static_cast<size_t>(grid.active()[i])] = static_cast<int32_t>(i);
-      find_neighbourhood(i);
-    }
+    for (size_t i = known; i < listed; ++i) find_neighbourhood(i);
     for (size_t i = known; known != 0 && i < listed; ++i) {
       for (int32_t other : grid.map().neighbours(grid.active()[i])) {
-        if (const int32_t at = listed_at[static_cast<size_t>(other)]; at >= 0) {
+        if (const int32_t at = grid.block_index(other); at >= 0) {
           find_neighbourhood(static_cast<size_t>(at));
         }
       }
     }
   };
-  if (kept) listed_at.assign(grid.map().slot_count(), -1);
   std::array<cpu::TileNeighbourhood, kChunkTiles> chunk_in;
   std::array<Tile*, kChunkTiles> chunk_targets;
   std::array<TileEdges, kChunkTiles> edges;

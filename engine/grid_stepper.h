@@ -186,7 +186,6 @@ class GridStepper {
   struct PlaneBlockScratch {
     std::array<std::vector<cpu::TileNeighbourhood>, 2> in;
     std::array<std::vector<Tile*>, 2> targets;
-    std::vector<int32_t> listed_at;  // by slot: the index in active(), or -1
   };
   PlaneBlockCount step_plane_block(sparse::SparseGrid& grid, const Rule& rule, uint64_t depth,
                                    PlaneBlockScratch& scratch) const;

@@ -967,10 +967,6 @@ void SparseGrid::begin_plane_block(uint64_t generations) {
   choose_next_plan();
 }
 
-bool SparseGrid::listed_in_block(int32_t slot) const {
-  return static_cast<size_t>(slot) < block_place_.size() && block_place_[slot] != 0;
-}
-
 void SparseGrid::watch_borders(size_t index) {
   constexpr uint64_t kWest = 1;
   constexpr uint64_t kEast = uint64_t{1} << (kTileSize - 1);
@@ -984,7 +980,7 @@ void SparseGrid::watch_borders(size_t index) {
   const auto& neighbours = map_.neighbours(slot);
   for (int direction = 0; direction < kDirections; ++direction) {
     const int32_t other = neighbours[direction];
-    if (other != TileMap::kEmptySlot && !listed_in_block(other) && !stands_still(owners_[other])) {
+    if (other != TileMap::kEmptySlot && block_index(other) < 0 && !stands_still(owners_[other])) {
       unlisted |= static_cast<uint8_t>(1u << direction);
     }
   }
@@ -1005,7 +1001,7 @@ void SparseGrid::list_in_block(int32_t slot) {
   watch_borders(active_.size() - 1);
   // Its listed neighbours no longer face an unlisted (or absent) tile there.
   for (int32_t other : map_.neighbours(slot)) {
-    if (listed_in_block(other)) watch_borders(static_cast<size_t>(block_place_[other] - 1));
+    if (const int32_t at = block_index(other); at >= 0) watch_borders(static_cast<size_t>(at));
   }
 }
 
@@ -1029,7 +1025,7 @@ void SparseGrid::note_block_edges(size_t first, std::span<const TileEdges> edges
         border_bits(edge.top_change, edge.bottom_change, edge.changed_columns) & watch.unlisted;
     for (unsigned bits = woken; bits != 0; bits &= bits - 1) {
       const int32_t other = map_.neighbours(slot)[std::countr_zero(bits)];
-      if (!listed_in_block(other)) list_in_block(other);
+      if (block_index(other) < 0) list_in_block(other);
     }
     if (((edge.top & watch.top) | (edge.bottom & watch.bottom) |
          (edge.live_columns & watch.columns)) == 0) {
@@ -1046,7 +1042,7 @@ void SparseGrid::note_block_edges(size_t first, std::span<const TileEdges> edges
     for (int direction = 0; direction < kDirections; ++direction) {
       const int32_t made = map_.neighbours(slot)[direction];
       if (!(create >> direction & 1) || made == TileMap::kEmptySlot ||
-          stands_still(owners_[made]) || listed_in_block(made)) {
+          stands_still(owners_[made]) || block_index(made) >= 0) {
         continue;
       }
       list_in_block(made);

@@ -171,6 +171,11 @@ class SparseGrid {
   size_t changed_last_generation() const { return changed_last_; }
   // Lists the active tiles, all bands, for a block of `generations`.
   void begin_plane_block(uint64_t generations);
+  // Inside a plane block, the index in active() of the tile in `slot`, or
+  // -1 where the block does not list it.
+  int32_t block_index(int32_t slot) const {
+    return static_cast<size_t>(slot) < block_place_.size() ? block_place_[slot] - 1 : -1;
+  }
   // After active()[first + i] has been stepped one generation, noting
   // edges[i]: lists at the end of active() the sleeping tiles whose facing
   // border changed and the absent tiles a live border cell faces (made
@@ -516,7 +521,6 @@ class SparseGrid {
   PopulatedVector<int32_t> block_place_;
   bool in_plane_block_ = false;
   size_t changed_last_ = 0;
-  bool listed_in_block(int32_t slot) const;
   void watch_borders(size_t index);
   // Lists a held tile in the plane block from the next generation on.
   void list_in_block(int32_t slot);
