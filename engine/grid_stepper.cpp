@@ -357,16 +357,16 @@ size_t GridStepper::step_block(sparse::SparseGrid& grid, const Rule& rule, uint6
 uint64_t GridStepper::plane_block_depth(const sparse::SparseGrid& grid, uint64_t remaining) const {
   if (block_depth_ == 1 || remaining < 2) return 0;
   // A generation at a time costs each active tile's planned step and the
-  // generation's own end; a block must save an eighth of that, since what
-  // it lists it steps to its end, though activity that dies down soon (a
-  // field of methuselahs) would have slept.
+  // generation's own end; a block must save an eighth of that, since it
+  // steps what it lists whole, and a tile leaves it only two steps after it
+  // settles, where a generation at a time would let it sleep after one.
   uint64_t planned = kGenerationWork;
   for (BandMask bands : grid.active_bands()) planned += kTileWork + band_count(bands);
   const size_t tiles = grid.plane_block_size();
   if (tiles == 0 || tiles * kBlockTileWork * 8 > planned * 7) return 0;
   // Tiles woken only by a neighbour's change mostly sleep after a step,
-  // but a block steps them to its end: a strip's epoch began with hundreds
-  // woken beside its imports.
+  // but a block steps them at least twice, whole: a strip's epoch began
+  // with hundreds woken beside its imports.
   if (grid.changed_last_generation() * 8 < tiles * 7) return 0;
   return std::min({block_depth_ != 0 ? block_depth_ : sparse::SparseGrid::kMaxPlaneBlock,
                    sparse::SparseGrid::kMaxPlaneBlock, remaining});
@@ -406,14 +406,35 @@ GridStepper::PlaneBlockCount GridStepper::step_plane_block(sparse::SparseGrid& g
   std::array<cpu::TileNeighbourhood, kChunkTiles> chunk_in;
   std::array<Tile*, kChunkTiles> chunk_targets;
   std::array<TileEdges, kChunkTiles> edges;
+  // Tiles that settled leave the list (after every listed tile's
+  // neighbourhood is known), and those that now share a pair move in
+  // memory.
+  const auto settle = [&] {
+    const auto moves = grid.settle_block();
+    if (!kept) return;
+    for (const auto& [from, to] : moves) {
+      for (size_t parity = 0; parity < 2; ++parity) {
+        in[parity][to] = in[parity][from];
+        targets[parity][to] = targets[parity][from];
+      }
+    }
+    for (const int32_t settled : grid.block_moved_pairs()) {
+      for (const int32_t other : grid.map().neighbours(settled)) {
+        if (const int32_t at = grid.block_index(other); at >= 0) {
+          find_neighbourhood(static_cast<size_t>(at));
+        }
+      }
+    }
+  };
   PlaneBlockCount count;
   size_t known = 0;
   for (uint64_t generation = 1; generation < depth; ++generation) {
     refuse_births_beyond_edge(grid, rule);
     // Tiles made in this generation are listed after these, and step from
     // the next.
+    if (kept && grid.active().size() != known) keep_neighbourhoods(known, grid.active().size());
+    settle();
     const size_t listed = grid.active().size();
-    if (kept && listed != known) keep_neighbourhoods(known, listed);
     known = listed;
     const auto parity = static_cast<size_t>(grid.generation() & 1);
     for (size_t first = 0; first < listed; first += kChunkTiles) {

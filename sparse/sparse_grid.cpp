@@ -961,7 +961,8 @@ void SparseGrid::begin_plane_block(uint64_t generations) {
   }
   active_bands_.assign(active_.size(), kAllBands);
   outcomes_.assign(active_.size(), Outcome{});
-  block_watch_.resize(active_.size());
+  block_watch_.assign(active_.size(), BorderWatch{});
+  block_settling_.clear();
   for (size_t i = 0; i < active_.size(); ++i) watch_borders(i);
   in_plane_block_ = true;
   choose_next_plan();
@@ -984,9 +985,11 @@ void SparseGrid::watch_borders(size_t index) {
       unlisted |= static_cast<uint8_t>(1u << direction);
     }
   }
-  block_watch_[index] = {facing(kN, kRow) | facing(kNW, kWest) | facing(kNE, kEast),
-                         facing(kS, kRow) | facing(kSW, kWest) | facing(kSE, kEast),
-                         facing(kW, kWest) | facing(kE, kEast), unlisted};
+  BorderWatch& watch = block_watch_[index];
+  watch.top = facing(kN, kRow) | facing(kNW, kWest) | facing(kNE, kEast);
+  watch.bottom = facing(kS, kRow) | facing(kSW, kWest) | facing(kSE, kEast);
+  watch.columns = facing(kW, kWest) | facing(kE, kEast);
+  watch.unlisted = unlisted;
 }
 
 void SparseGrid::list_in_block(int32_t slot) {
@@ -1016,13 +1019,17 @@ void SparseGrid::note_block_edges(size_t first, std::span<const TileEdges> edges
       map_.summary(written, slot) = {border_bits(edge.top, edge.bottom, edge.live_columns),
                                      static_cast<uint8_t>(edge.live_columns != 0)};
     }
-    const BorderWatch watch = block_watch_[first + i];
+    BorderWatch& noted = block_watch_[first + i];
+    noted.changed = border_bits(edge.top_change, edge.bottom_change, edge.changed_columns);
+    const bool quiet = edge.changed_columns == 0 && edge.live_columns != 0;
+    noted.quiet = quiet ? static_cast<uint8_t>(std::min(noted.quiet + 1, 2)) : 0;
+    if (noted.quiet == 2) block_settling_.push_back(first + i);
+    const BorderWatch watch = noted;
     // A sleeping neighbour whose facing border changed from two
     // generations back wakes, as a commit would wake it, and is stepped
-    // from the next generation to the block's end: its generation now is
-    // the one it slept in.
-    const uint8_t woken =
-        border_bits(edge.top_change, edge.bottom_change, edge.changed_columns) & watch.unlisted;
+    // from the next generation on: its generation now is the one it slept
+    // in.
+    const uint8_t woken = watch.changed & watch.unlisted;
     for (unsigned bits = woken; bits != 0; bits &= bits - 1) {
       const int32_t other = map_.neighbours(slot)[std::countr_zero(bits)];
       if (block_index(other) < 0) list_in_block(other);
@@ -1048,6 +1055,66 @@ void SparseGrid::note_block_edges(size_t first, std::span<const TileEdges> edges
       list_in_block(made);
     }
   }
+}
+
+bool SparseGrid::disturbed_in_block(int32_t slot) const {
+  const auto& neighbours = map_.neighbours(slot);
+  for (int direction = 0; direction < kDirections; ++direction) {
+    const int32_t at = block_index(neighbours[direction]);
+    if (at >= 0 &&
+        (block_watch_[static_cast<size_t>(at)].changed >> opposite(direction) & 1) != 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::span<const std::pair<uint32_t, uint32_t>> SparseGrid::settle_block() {
+  block_moves_.clear();
+  block_settled_slots_.clear();
+  block_moved_pairs_.clear();
+  if (block_settling_.empty()) return block_moves_;
+  for (const size_t i : block_settling_) {
+    if (!disturbed_in_block(active_[i])) block_settled_slots_.push_back(active_[i]);
+  }
+  block_settling_.clear();
+  // The last listed tile fills each place: keeping the order would move
+  // every tile after the first to leave, and the caller's arrays with them.
+  for (size_t k = block_settled_slots_.size(); k-- > 0;) {
+    const auto index = static_cast<size_t>(block_index(block_settled_slots_[k]));
+    const size_t last = active_.size() - 1;
+    if (index != last) {
+      active_[index] = active_[last];
+      block_watch_[index] = block_watch_[last];
+      block_place_[active_[index]] = static_cast<int32_t>(index + 1);
+      block_moves_.emplace_back(static_cast<uint32_t>(last), static_cast<uint32_t>(index));
+    }
+    active_.pop_back();
+    block_watch_.pop_back();
+  }
+  // In a block every tile steps all bands, and outcomes are noted only by
+  // its last generation's commit.
+  active_bands_.resize(active_.size());
+  outcomes_.resize(active_.size());
+  for (const int32_t slot : block_settled_slots_) {
+    block_place_[slot] = 0;
+    // Inside a block the summaries were not kept; a sleeping tile's are
+    // read.
+    for (int parity = 0; parity < 2; ++parity) {
+      map_.summary(parity, slot) = summarise(std::as_const(map_).tile(parity, slot));
+    }
+    if (std::as_const(map_).tile(current_parity(), slot).live_columns() == ~uint64_t{0}) {
+      share_if_asleep(slot);
+      block_moved_pairs_.push_back(slot);
+    }
+  }
+  // Their listed neighbours now face a sleeping tile there.
+  for (const int32_t slot : block_settled_slots_) {
+    for (const int32_t other : map_.neighbours(slot)) {
+      if (const int32_t at = block_index(other); at >= 0) watch_borders(static_cast<size_t>(at));
+    }
+  }
+  return block_moves_;
 }
 
 void SparseGrid::finish_block_generation() {

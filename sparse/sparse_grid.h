@@ -149,15 +149,15 @@ class SparseGrid {
   // tiles active at its start; a sleeping tile joins it in the generation
   // after a listed neighbour's border that it reads changes (from two
   // generations back, as a commit would wake it), and an absent one is made
-  // and joins where a live border cell faces it. Listed tiles stay listed
-  // to the block's end; the others sleep on.
+  // and joins where a live border cell faces it. A listed tile that settles
+  // (see settle_block()) leaves the list and sleeps as the others do.
   // Between begin_plane_block() and the finish_generation() that ends the
   // block, the caller steps generations t+1 .. t+n-1 of every tile in
   // active() (its whole neighbourhood(), into its commit_target()), hands
   // the edges it notes to note_block_edges(), which lists the tiles that
   // join at the end of active(), and ends each generation with
-  // finish_block_generation(); it then steps and commits generation t+n as
-  // usual. No tile is freed inside a block, and planning after it wakes
+  // finish_block_generation() and settle_block(); it then steps and
+  // commits generation t+n as usual. No tile is freed inside a block, and planning after it wakes
   // what a generation at a time would.
   static constexpr uint64_t kMaxPlaneBlock = 63;
   // How many tiles a plane block would list from here (0 where the world
@@ -167,7 +167,8 @@ class SparseGrid {
   // Of the tiles stepped in the last generation, those whose cells changed
   // (from two generations back). Where the active tiles are many more, most
   // were woken by a neighbour and will sleep after a step, as the tiles
-  // beside a strip's imports do: a block would step them to its end.
+  // beside a strip's imports do: a block would step them whole, twice or
+  // more.
   size_t changed_last_generation() const { return changed_last_; }
   // Lists the active tiles, all bands, for a block of `generations`.
   void begin_plane_block(uint64_t generations);
@@ -184,6 +185,21 @@ class SparseGrid {
   // committing and planning read them of the generation before the
   // block's last.
   void note_block_edges(size_t first, std::span<const TileEdges> edges, bool keep_summaries);
+  // Between generations of a block: takes off the list the tiles that
+  // settled, which a generation at a time would put to sleep: each
+  // unchanged from two generations back in its last two steps, holding a
+  // live cell (an empty tile stays listed, to be freed when the block
+  // ends), and no listed neighbour's facing border changed in the last
+  // generation. The last listed tile takes the place of each in active();
+  // returns those moves, (from, to) by index, in order, for a caller
+  // keeping arrays by index. A tile taken off joins again as a sleeping
+  // tile would.
+  std::span<const std::pair<uint32_t, uint32_t>> settle_block();
+  // Of the tiles the last settle_block() took off the list, the dense ones
+  // (maybe part of an agar): each shares its pair with its likes as it
+  // falls asleep, as after a generation at a time, so its listed
+  // neighbours must find their neighbourhoods again.
+  std::span<const int32_t> block_moved_pairs() const { return block_moved_pairs_; }
   // After every tile listed when the generation began has been stepped and
   // noted: moves to the next generation. (Where a tile beyond the plane's
   // edge was faced, and the stepper may stop the run here, every summary
@@ -510,12 +526,27 @@ class SparseGrid {
   // In a plane block, by index into active_: the live cells of a tile's
   // first and last rows and of its OR of rows that face an absent
   // neighbour, and the directions of its held neighbours not listed
-  // (asleep), which a change of the facing border wakes.
+  // (asleep), which a change of the facing border wakes; and what
+  // settle_block() reads: the tile's steps in a row that left it unchanged
+  // (up to 2) and live, and the directions whose facing border its last
+  // step changed.
   struct BorderWatch {
-    uint64_t top, bottom, columns;
-    uint8_t unlisted;
+    uint64_t top = 0, bottom = 0, columns = 0;
+    uint8_t unlisted = 0;
+    uint8_t quiet = 0;
+    uint8_t changed = 0;
   };
   std::vector<BorderWatch> block_watch_;
+  // The indices of the tiles whose last two steps left them unchanged and
+  // live, noted by note_block_edges() for settle_block(); what it took off
+  // and moved.
+  std::vector<size_t> block_settling_;
+  std::vector<int32_t> block_settled_slots_;
+  std::vector<int32_t> block_moved_pairs_;
+  std::vector<std::pair<uint32_t, uint32_t>> block_moves_;
+  // Whether a listed neighbour's facing border changed in the last
+  // generation of the block.
+  bool disturbed_in_block(int32_t slot) const;
   // By slot: 1 + the tile's index in active_ while a plane block lists
   // it, else 0.
   PopulatedVector<int32_t> block_place_;

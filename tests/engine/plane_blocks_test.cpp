@@ -267,6 +267,55 @@ TEST(PlaneBlocks, TilesWokenButUnchangedSleepBeforeABlockStarts) {
   EXPECT_LT(stepper.tiles_stepped(), 2 * grid.tile_count() + 64 * 4);
 }
 
+// A pi-heptomino settles into still lifes and blinkers at about generation
+// 175, in the middle of a block: its tiles leave the block once two steps
+// left them as they were, and none of their listed neighbours' facing
+// borders changed, as a generation at a time would put them to sleep. A
+// glider later hits what it left, inside a block.
+CellSet pi_heptomino() {
+  CellSet cells;
+  for (auto [x, y] : {std::pair{0, 0}, {1, 0}, {2, 0}, {0, 1}, {2, 1}, {0, 2}, {2, 2}}) {
+    cells.set(x + 20, y + 20);
+  }
+  return cells;
+}
+
+TEST(PlaneBlocks, TilesThatSettleInsideABlockLeaveIt) {
+  CellSet aimed = pi_heptomino();
+  for (const Cell& cell : glider(150, 150, -1, -1).cells()) aimed.set(cell);
+  for (uint64_t depth : {0, 63, 7}) {
+    EXPECT_GT(expect_blocks_match({depth}, Rule::conway(), aimed, {150, 213, 400, 560, 700}), 0u);
+  }
+  EXPECT_GT(expect_blocks_match({63, 2, cpu::SimdLibrary::kXsimd, true}, Rule::conway(), aimed,
+                                {213, 700}),
+            0u);
+  // A block from generation 150 to 213 lists the pi's tiles at its start,
+  // with those of a glider flying away; they stop costing steps once the
+  // pi has settled.
+  const CellSet away = glider(1000, 1000, 1, 1);
+  CellSet with_pi = pi_heptomino();
+  for (const Cell& cell : away.cells()) with_pi.set(cell);
+  uint64_t stepped[2] = {};
+  size_t listed[2] = {};
+  for (int has_pi = 0; has_pi < 2; ++has_pi) {
+    sparse::SparseGrid grid;
+    grid.load(has_pi != 0 ? with_pi : away, Topology::plane(), false);
+    GridStepper stepper(1, cpu::SimdLibrary::kHighway);
+    stepper.set_block_depth(63);
+    stepper.step(grid, Rule::conway(), 150);
+    const uint64_t blocks = stepper.plane_blocks();
+    listed[has_pi] = grid.active().size();
+    const uint64_t before = stepper.tiles_stepped();
+    stepper.step(grid, Rule::conway(), 63);
+    EXPECT_EQ(stepper.plane_blocks(), blocks + 1);
+    stepped[has_pi] = stepper.tiles_stepped() - before;
+    EXPECT_EQ(grid.generation(), 213u);
+  }
+  const size_t pi_tiles = listed[1] - listed[0];
+  ASSERT_GE(pi_tiles, 2u);
+  EXPECT_LT(stepped[1] - stepped[0], pi_tiles * 63 * 3 / 4);
+}
+
 // A puffer's head is stepped in blocks with the tiles around it, while the
 // trail of debris behind it sleeps on: a block steps the active tiles and
 // those they wake, not every tile.
