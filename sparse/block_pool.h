@@ -182,6 +182,8 @@ class BlockPool {
   size_t count() const { return blocks_.size(); }
   // Blocks mapped now.
   size_t mapped() const { return mapped_; }
+  // The lowest block with room (count() where none has): the next take()'s.
+  size_t lowest_open() const { return open_.lowest(blocks_.size()); }
 
  private:
   std::vector<Block*> blocks_;

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <bit>
 #include <cstring>
+#include <functional>
 #include <utility>
 
 #include "engine/core/error.h"
@@ -58,6 +59,7 @@ TileMap& TileMap::operator=(TileMap&& other) noexcept {
   held_ = std::move(other.held_);
   index_ = std::move(other.index_);
   pool_ = std::move(other.pool_);
+  packed_free_ = std::exchange(other.packed_free_, 0);
   shared_ = std::move(other.shared_);
   shared_slots_ = other.shared_slots_;
   populations_ = other.populations_;
@@ -468,7 +470,43 @@ void TileMap::unshare(int32_t slot) {
   relink_pair(slot);
 }
 
+size_t TileMap::free_pairs() const {
+  return pool_.blocks_mapped() * TilePairPool::kBlockPairs - pool_.pairs_in_use();
+}
+
+void TileMap::pack_pairs() {
+  std::vector<std::pair<size_t, int32_t>> owned;  // (block, slot)
+  for (const int32_t slot : held_) {
+    const PairRef& pair = slab(slot).pairs[local(slot)];
+    if (slot != kEmptySlot && !pair.shared()) {
+      owned.emplace_back(TilePairPool::block_index(pair.own()), slot);
+    }
+  }
+  std::sort(owned.begin(), owned.end(), std::greater<>());
+  for (const auto& [block, slot] : owned) {
+    if (pool_.lowest_open_block() >= block) break;
+    PairRef& pair = slab(slot).pairs[local(slot)];
+    Tile* const to = pool_.take_uncleared();
+    copy_pair(pair.own(), to);
+    pool_.give_back(pair.own());
+    pair = {to, false};
+    relink_pair(slot);
+  }
+  note_pairs_moved();
+}
+
 void TileMap::release_empty_slabs() {
+  if (!torus_) {
+    const size_t free = free_pairs();
+    packed_free_ = std::min(packed_free_, free);
+    const size_t slack = std::max(kPackSlackBlocks * TilePairPool::kBlockPairs,
+                                  pool_.pairs_in_use() / kPackSlackShare);
+    if (free >= packed_free_ + slack) {
+      pack_pairs();
+      pool_.release_empty_blocks();
+      packed_free_ = free_pairs();
+    }
+  }
   pool_.release_empty_blocks();
   slabs_.release_empty();
 }

@@ -119,8 +119,19 @@ class TileMap {
   // Unlinks and recycles a plane tile. Its slot keeps its coordinate and
   // neighbour links readable until release_empty_slabs().
   void free(int32_t slot);
-  // Returns to the system every slab emptied by free(), but one.
+  // Returns to the system every slab emptied by free(), but one, and
+  // every block of pairs emptied. Where the pairs given back since the
+  // last time came to more than kPackSlack (a moved strip's columns, a
+  // soup dying down), the pairs of their own in the highest blocks first
+  // move into the room below: the pairs freed are scattered over the
+  // blocks, and a block goes back only once all of it is free. Moving a
+  // pair changes its address, as sharing it does (pairs_version()).
   void release_empty_slabs();
+  // Free pairs in the blocks mapped beyond those left after the last
+  // packing, at which the pairs are packed: at least this many blocks'
+  // worth, and a sixteenth of the pairs in use.
+  static constexpr size_t kPackSlackBlocks = 2;
+  static constexpr size_t kPackSlackShare = 16;
   // Takes over every tile of another plane map, none at a coordinate held
   // here, in place: its slabs join this map's (no tile is copied) and its
   // slot s becomes s + the returned offset, linked to the tiles here
@@ -326,6 +337,10 @@ class TileMap {
   void drop_lines() const;
   // A slot's count of cells leaves the totals (it is being freed).
   void uncount(int32_t slot);
+  // Moves the pairs of their own in blocks above the lowest with room
+  // into the room below, highest first (see release_empty_slabs()).
+  void pack_pairs();
+  size_t free_pairs() const;
 
   bool torus_ = false;
   int64_t tiles_x_ = 0;
@@ -334,6 +349,7 @@ class TileMap {
   PopulatedVector<int32_t> held_;
   CoordIndex index_;
   TilePairPool pool_;
+  size_t packed_free_ = 0;  // free_pairs() after the last packing, or less since
   SharedTiles shared_;
   size_t shared_slots_ = 0;
   uint64_t pairs_version_ = 0;

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstring>
+#include <utility>
 
 #include "engine/core/error.h"
 #include "sparse/slab_arena.h"
@@ -47,16 +48,24 @@ TilePairPool::TilePairPool() = default;
 
 TilePairPool::~TilePairPool() = default;
 
-TilePairPool::TilePairPool(TilePairPool&& other) noexcept = default;
+TilePairPool::TilePairPool(TilePairPool&& other) noexcept
+    : blocks_(std::move(other.blocks_)), in_use_(std::exchange(other.in_use_, 0)) {}
 
-TilePairPool& TilePairPool::operator=(TilePairPool&& other) noexcept = default;
+TilePairPool& TilePairPool::operator=(TilePairPool&& other) noexcept {
+  blocks_ = std::move(other.blocks_);
+  in_use_ = std::exchange(other.in_use_, 0);
+  return *this;
+}
 
 Tile* TilePairPool::take() { return take_slot(true); }
 
 Tile* TilePairPool::take_uncleared() { return take_slot(false); }
 
+size_t TilePairPool::block_index(const Tile* pair) { return place_of(pair).block; }
+
 Tile* TilePairPool::take_slot(bool clear) {
   const auto taken = blocks_.take();
+  ++in_use_;
   Tile* const pair = taken.block.tiles[0] + taken.at;
   if (taken.reused && clear) {
     for (int parity = 0; parity < 2; ++parity) *pair_generation(pair, parity) = Tile{};
@@ -67,18 +76,26 @@ Tile* TilePairPool::take_slot(bool clear) {
 void TilePairPool::give_back(Tile* pair) {
   const auto [block, at] = place_of(pair);
   blocks_.give_back(block, at);
+  --in_use_;
 }
 
 void TilePairPool::give_back_draining(Tile* pair) {
   const auto [block, at] = place_of(pair);
   if (blocks_.give_back(block, at)) blocks_.release(block);
+  --in_use_;
 }
 
 void TilePairPool::release_empty_blocks() { blocks_.release_empty(); }
 
-void TilePairPool::adopt(TilePairPool& other) { blocks_.adopt(other.blocks_); }
+void TilePairPool::adopt(TilePairPool& other) {
+  blocks_.adopt(other.blocks_);
+  in_use_ += std::exchange(other.in_use_, 0);
+}
 
-void TilePairPool::release_all() { blocks_.release_all(); }
+void TilePairPool::release_all() {
+  blocks_.release_all();
+  in_use_ = 0;
+}
 
 uint64_t SharedTiles::hash_of(const Tile* pair) {
   // Four independent lanes, so that the multiplies overlap.

@@ -67,11 +67,19 @@ class TilePairPool {
   // Gives back every block, whatever is still in use.
   void release_all();
   size_t blocks_mapped() const { return blocks_.mapped(); }
+  // Pairs taken and not given back.
+  size_t pairs_in_use() const { return in_use_; }
+  // The index of the block holding `pair`, and that of the block the next
+  // take() fills (the lowest with room): a pair in a block above it can
+  // move down, so that the blocks above empty.
+  static size_t block_index(const Tile* pair);
+  size_t lowest_open_block() const { return blocks_.lowest_open(); }
 
  private:
   Tile* take_slot(bool clear);
 
   BlockPool<PairBlock> blocks_;
+  size_t in_use_ = 0;
 };
 
 // Generation `parity` of the pair named by `pair`.

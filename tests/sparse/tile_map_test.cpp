@@ -1,6 +1,6 @@
 // TileMap: neighbour links on create and free, slot reuse, slabs mapped
-// and released, pairs shared and taken back, torus wrapping and border
-// occupancy bits.
+// and released, pairs shared, taken back and packed, torus wrapping and
+// border occupancy bits.
 #include "sparse/tile_map.h"
 
 #include <gtest/gtest.h>
@@ -198,6 +198,60 @@ TEST(TileMap, GrowsBySlabsWithStableAddressesAndReleasesEmptiedSlabs) {
   EXPECT_LE(map.slabs_mapped(), 2u);
   EXPECT_TRUE(map.tile(0, TileMap::kEmptySlot).empty());
   EXPECT_FALSE(map.in_use(TileMap::kEmptySlot));
+}
+
+// Tiles freed all over the map (a strip handing over columns, a soup dying
+// down) leave every block of pairs partly used, and a block goes back only
+// once empty: the pairs of the highest blocks move into the room below,
+// keeping their bits, and their neighbours read them where they now lie.
+TEST(TileMap, PairsFreedAllOverArePackedSoThatTheirBlocksGoBack) {
+  constexpr int64_t kColumns = 64;
+  constexpr int64_t kRows = 4 * TilePairPool::kBlockPairs / kColumns;
+  TileMap map;
+  map.reset_plane();
+  for (int64_t ty = 0; ty < kRows; ++ty) {
+    for (int64_t tx = 0; tx < kColumns; ++tx) {
+      const int32_t slot = map.create({tx, ty});
+      map.tile(0, slot).set(static_cast<int>(tx), static_cast<int>(ty), true);
+      map.tile(1, slot).set(static_cast<int>(ty), static_cast<int>(tx), true);
+    }
+  }
+  const size_t full = map.pair_blocks_mapped();
+  EXPECT_GE(full, 4u);
+  // Every other column goes: a tile of each in every block.
+  for (int64_t ty = 0; ty < kRows; ++ty) {
+    for (int64_t tx = 1; tx < kColumns; tx += 2) map.free(map.find({tx, ty}));
+  }
+  const uint64_t version = map.pairs_version();
+  map.release_empty_slabs();
+  // The pairs in use (the empty tile's too) fill whole blocks but one, and
+  // one emptied block is kept for the next tiles made.
+  const size_t needed =
+      (map.size() + 1 + TilePairPool::kBlockPairs - 1) / TilePairPool::kBlockPairs;
+  EXPECT_LT(needed + 1, full);
+  EXPECT_LE(map.pair_blocks_mapped(), needed + 1);
+  EXPECT_NE(map.pairs_version(), version);
+  for (int64_t ty = 0; ty < kRows; ++ty) {
+    for (int64_t tx = 0; tx < kColumns; tx += 2) {
+      const int32_t slot = map.find({tx, ty});
+      Tile expected[2];
+      expected[0].set(static_cast<int>(tx), static_cast<int>(ty), true);
+      expected[1].set(static_cast<int>(ty), static_cast<int>(tx), true);
+      for (int parity = 0; parity < 2; ++parity) {
+        EXPECT_TRUE(map.tile(parity, slot) == expected[parity]) << tx << "," << ty;
+        const Tile* at[3][3];
+        map.neighbourhood(parity, slot, at);
+        EXPECT_EQ(at[1][1], &map.tile(parity, slot));
+        if (ty > 0) {
+          EXPECT_EQ(at[0][1], &map.tile(parity, map.find({tx, ty - 1})));
+        }
+        if (ty + 1 < kRows) {
+          EXPECT_EQ(at[2][1], &map.tile(parity, map.find({tx, ty + 1})));
+        }
+      }
+    }
+  }
+  expect_held_matches_in_use(map);
 }
 
 TEST(TileMap, RefusesTilesBeyondThePlaneRange) {
