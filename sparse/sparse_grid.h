@@ -157,8 +157,8 @@ class SparseGrid {
   // the edges it notes to note_block_edges(), which lists the tiles that
   // join at the end of active(), and ends each generation with
   // finish_block_generation() and settle_block(); it then steps and
-  // commits generation t+n as usual. No tile is freed inside a block, and planning after it wakes
-  // what a generation at a time would.
+  // commits generation t+n as usual. No tile is freed inside a block, and
+  // planning after it wakes what a generation at a time would.
   static constexpr uint64_t kMaxPlaneBlock = 63;
   // How many tiles a plane block would list from here (0 where the world
   // allows none: a torus, or GPU tiles), for the caller to weigh against
