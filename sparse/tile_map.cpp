@@ -496,19 +496,17 @@ void TileMap::pack_pairs() {
 }
 
 void TileMap::release_empty_slabs() {
+  bool pack = false;
   if (!torus_) {
     const size_t free = free_pairs();
     packed_free_ = std::min(packed_free_, free);
-    const size_t slack = std::max(kPackSlackBlocks * TilePairPool::kBlockPairs,
-                                  pool_.pairs_in_use() / kPackSlackShare);
-    if (free >= packed_free_ + slack) {
-      pack_pairs();
-      pool_.release_empty_blocks();
-      packed_free_ = free_pairs();
-    }
+    pack = free >= packed_free_ + std::max(kPackSlackBlocks * TilePairPool::kBlockPairs,
+                                           pool_.pairs_in_use() / kPackSlackShare);
   }
+  if (pack) pack_pairs();
   pool_.release_empty_blocks();
   slabs_.release_empty();
+  if (pack) packed_free_ = free_pairs();
 }
 
 }  // namespace gol::sparse

@@ -120,16 +120,16 @@ class TileMap {
   // neighbour links readable until release_empty_slabs().
   void free(int32_t slot);
   // Returns to the system every slab emptied by free(), but one, and
-  // every block of pairs emptied. Where the pairs given back since the
-  // last time came to more than kPackSlack (a moved strip's columns, a
-  // soup dying down), the pairs of their own in the highest blocks first
-  // move into the room below: the pairs freed are scattered over the
-  // blocks, and a block goes back only once all of it is free. Moving a
-  // pair changes its address, as sharing it does (pairs_version()).
+  // every block of pairs emptied but one. On the plane, where the free
+  // pairs have grown by a slack (below) since the last packing (a moved
+  // strip's columns, a soup dying down), the pairs of their own in the
+  // highest blocks first move into the room below: freed pairs lie
+  // scattered over the blocks, and a block goes back only once all of it
+  // is free. Moving a pair changes its address, as sharing it does
+  // (pairs_version()).
   void release_empty_slabs();
-  // Free pairs in the blocks mapped beyond those left after the last
-  // packing, at which the pairs are packed: at least this many blocks'
-  // worth, and a sixteenth of the pairs in use.
+  // The slack: this many blocks' worth of pairs, or the pairs in use over
+  // kPackSlackShare where that is more.
   static constexpr size_t kPackSlackBlocks = 2;
   static constexpr size_t kPackSlackShare = 16;
   // Takes over every tile of another plane map, none at a coordinate held
