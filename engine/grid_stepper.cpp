@@ -391,17 +391,20 @@ GridStepper::PlaneBlockCount GridStepper::step_plane_block(sparse::SparseGrid& g
       targets[parity][i] = &grid.buffer(parity ^ 1, slot);
     }
   };
+  // Those of the tiles listed around `slot`, whose neighbour there was
+  // made, listed or moved to another pair.
+  const auto find_around = [&](int32_t slot) {
+    for (int32_t other : grid.map().neighbours(slot)) {
+      if (const int32_t at = grid.block_index(other); at >= 0) {
+        find_neighbourhood(static_cast<size_t>(at));
+      }
+    }
+  };
   const auto keep_neighbourhoods = [&](size_t known, size_t listed) {
     for (auto* entries : {&in[0], &in[1]}) entries->resize(listed);
     for (auto* entries : {&targets[0], &targets[1]}) entries->resize(listed);
     for (size_t i = known; i < listed; ++i) find_neighbourhood(i);
-    for (size_t i = known; known != 0 && i < listed; ++i) {
-      for (int32_t other : grid.map().neighbours(grid.active()[i])) {
-        if (const int32_t at = grid.block_index(other); at >= 0) {
-          find_neighbourhood(static_cast<size_t>(at));
-        }
-      }
-    }
+    for (size_t i = known; known != 0 && i < listed; ++i) find_around(grid.active()[i]);
   };
   std::array<cpu::TileNeighbourhood, kChunkTiles> chunk_in;
   std::array<Tile*, kChunkTiles> chunk_targets;
@@ -418,13 +421,7 @@ GridStepper::PlaneBlockCount GridStepper::step_plane_block(sparse::SparseGrid& g
         targets[parity][to] = targets[parity][from];
       }
     }
-    for (const int32_t settled : grid.block_moved_pairs()) {
-      for (const int32_t other : grid.map().neighbours(settled)) {
-        if (const int32_t at = grid.block_index(other); at >= 0) {
-          find_neighbourhood(static_cast<size_t>(at));
-        }
-      }
-    }
+    for (const int32_t settled : grid.block_moved_pairs()) find_around(settled);
   };
   PlaneBlockCount count;
   size_t known = 0;

@@ -1003,6 +1003,10 @@ void SparseGrid::list_in_block(int32_t slot) {
   block_watch_.emplace_back();
   watch_borders(active_.size() - 1);
   // Its listed neighbours no longer face an unlisted (or absent) tile there.
+  rewatch_listed_around(slot);
+}
+
+void SparseGrid::rewatch_listed_around(int32_t slot) {
   for (int32_t other : map_.neighbours(slot)) {
     if (const int32_t at = block_index(other); at >= 0) watch_borders(static_cast<size_t>(at));
   }
@@ -1024,6 +1028,7 @@ void SparseGrid::note_block_edges(size_t first, std::span<const TileEdges> edges
     const bool quiet = edge.changed_columns == 0 && edge.live_columns != 0;
     noted.quiet = quiet ? static_cast<uint8_t>(std::min(noted.quiet + 1, 2)) : 0;
     if (noted.quiet == 2) block_settling_.push_back(first + i);
+    // A copy: listing a tile below grows block_watch_.
     const BorderWatch watch = noted;
     // A sleeping neighbour whose facing border changed from two
     // generations back wakes, as a commit would wake it, and is stepped
@@ -1105,15 +1110,11 @@ std::span<const std::pair<uint32_t, uint32_t>> SparseGrid::settle_block() {
     }
     if (std::as_const(map_).tile(current_parity(), slot).live_columns() == ~uint64_t{0}) {
       share_if_asleep(slot);
-      block_moved_pairs_.push_back(slot);
+      if (map_.is_shared(slot)) block_moved_pairs_.push_back(slot);
     }
   }
   // Their listed neighbours now face a sleeping tile there.
-  for (const int32_t slot : block_settled_slots_) {
-    for (const int32_t other : map_.neighbours(slot)) {
-      if (const int32_t at = block_index(other); at >= 0) watch_borders(static_cast<size_t>(at));
-    }
-  }
+  for (const int32_t slot : block_settled_slots_) rewatch_listed_around(slot);
   return block_moves_;
 }
 

@@ -195,10 +195,10 @@ class SparseGrid {
   // keeping arrays by index. A tile taken off joins again as a sleeping
   // tile would.
   std::span<const std::pair<uint32_t, uint32_t>> settle_block();
-  // Of the tiles the last settle_block() took off the list, the dense ones
-  // (maybe part of an agar): each shares its pair with its likes as it
-  // falls asleep, as after a generation at a time, so its listed
-  // neighbours must find their neighbourhoods again.
+  // Of the tiles the last settle_block() took off the list, those that now
+  // share a pair with their likes, as dense tiles (maybe part of an agar)
+  // falling asleep after a generation at a time do: their pairs moved, so
+  // their listed neighbours must find their neighbourhoods again.
   std::span<const int32_t> block_moved_pairs() const { return block_moved_pairs_; }
   // After every tile listed when the generation began has been stepped and
   // noted: moves to the next generation. (Where a tile beyond the plane's
@@ -547,6 +547,9 @@ class SparseGrid {
   // Whether a listed neighbour's facing border changed in the last
   // generation of the block.
   bool disturbed_in_block(int32_t slot) const;
+  // watch_borders() again for the listed neighbours of `slot`, which has
+  // joined or left the block.
+  void rewatch_listed_around(int32_t slot);
   // By slot: 1 + the tile's index in active_ while a plane block lists
   // it, else 0.
   PopulatedVector<int32_t> block_place_;
